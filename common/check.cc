@@ -1,0 +1,19 @@
+#include "common/check.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace ktune::internal {
+
+CheckFailure::CheckFailure(const char* file, int line, const char* condition) {
+  stream_ << "ktune internal error at " << file << ":" << line << ": check failed: " << condition
+          << " ";
+}
+
+CheckFailure::~CheckFailure() {
+  std::fprintf(stderr, "%s\n", stream_.str().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace ktune::internal

@@ -1,0 +1,28 @@
+// Error tiers shared by every ktune library (STYLE.md 6.4).
+// UserError is bad input a person can fix: it names the file, the field or line,
+// what was expected and what was found. The CLI maps it to exit code 2.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace ktune {
+
+// Exit codes of the `ktune` binary (documented in README.md).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// Bad input from the user: a malformed spec, a missing file, an unknown flag value.
+class UserError : public std::runtime_error {
+ public:
+  explicit UserError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// Builds "FILE: PATH: expected X, found Y" style messages consistently.
+// `where` is a file name (may be empty), `field` a JSON path such as `ops[2].inputs[0]`
+// (may be empty).
+std::string format_user_error(const std::string& where, const std::string& field,
+                              const std::string& message);
+
+}  // namespace ktune

@@ -1,0 +1,109 @@
+#include "subgraphs/built_pipeline.h"
+
+#include <set>
+
+#include "common/check.h"
+
+namespace ktune::subgraphs {
+namespace {
+
+using Halide::Internal::Call;
+using Halide::Internal::Function;
+
+// Collects the Functions called from an expression, in visiting order.
+class CalledFunctions : public Halide::Internal::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::visit;
+  std::vector<Function> found;
+
+ protected:
+  void visit(const Call* op) override {
+    IRGraphVisitor::visit(op);
+    if (op->call_type == Call::Halide && op->func.defined()) found.emplace_back(op->func);
+  }
+};
+
+void visit_definition_calls(const Halide::Internal::Definition& def, CalledFunctions& v) {
+  for (const Halide::Expr& e : def.args()) e.accept(&v);
+  for (const Halide::Expr& e : def.values()) e.accept(&v);
+}
+
+void post_order(const Function& f, std::set<std::string>& seen, std::vector<Function>& order) {
+  if (!seen.insert(f.name()).second || wrapped_input(f).defined()) return;
+  CalledFunctions calls;
+  visit_definition_calls(f.definition(), calls);
+  for (const auto& u : f.updates()) visit_definition_calls(u, calls);
+  for (const Function& g : calls.found) post_order(g, seen, order);
+  order.push_back(f);
+}
+
+}  // namespace
+
+Halide::Internal::Parameter wrapped_input(const Function& f) {
+  if (f.has_update_definition() || f.outputs() != 1) return {};
+  const Halide::Internal::Definition& def = f.definition();
+  if (def.values().size() != 1) return {};
+  const Call* call = def.values()[0].as<Call>();
+  if (!call || call->call_type != Call::Image || !call->param.defined()) return {};
+  if (call->args.size() != f.args().size()) return {};
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    const auto* v = call->args[i].as<Halide::Internal::Variable>();
+    if (!v || v->name != f.args()[i]) return {};
+  }
+  return call->param;
+}
+
+std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built) {
+  std::set<std::string> seen;
+  std::vector<Function> order;
+  for (const Halide::Func& out : built.outputs) post_order(out.function(), seen, order);
+  std::vector<Halide::Func> funcs;
+  for (const Function& f : order) funcs.emplace_back(f);
+  return funcs;
+}
+
+void apply_trivial_schedule(const BuiltPipeline& built) {
+  for (Halide::Func f : pipeline_funcs(built)) f.compute_root();
+}
+
+Halide::Buffer<float> to_halide_buffer(const Tensor& t) {
+  std::vector<int> sizes(t.shape.rbegin(), t.shape.rend());
+  Halide::Buffer<float> buf(sizes);
+  KTUNE_CHECK(static_cast<size_t>(buf.number_of_elements()) == t.data.size());
+  std::copy(t.data.begin(), t.data.end(), buf.data());
+  return buf;
+}
+
+std::vector<Tensor> run_pipeline(const BuiltPipeline& built, const std::vector<Tensor>& inputs,
+                                 const std::vector<TensorInfo>& outputs,
+                                 const Halide::Target& target) {
+  KTUNE_CHECK(inputs.size() == built.inputs.size())
+      << "expected " << built.inputs.size() << " inputs, got " << inputs.size();
+  std::vector<Halide::Buffer<float>> in_buffers;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    in_buffers.push_back(to_halide_buffer(inputs[i]));
+    Halide::Internal::Parameter param = built.inputs[i];
+    param.set_buffer(in_buffers.back());
+  }
+  std::vector<Halide::Buffer<>> out_buffers;
+  for (const TensorInfo& info : outputs) {
+    std::vector<int> sizes(info.shape.rbegin(), info.shape.rend());
+    out_buffers.emplace_back(Halide::Buffer<float>(sizes));
+  }
+  Halide::Realization realization(out_buffers);
+  Halide::Pipeline pipeline = built.pipeline;
+  pipeline.realize(realization, target);
+  std::vector<Tensor> result;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Halide::Buffer<float> b = out_buffers[i];
+    Tensor t{outputs[i].shape, std::vector<float>(b.data(), b.data() + b.number_of_elements())};
+    result.push_back(std::move(t));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Halide::Internal::Parameter param = built.inputs[i];
+    param.set_buffer(Halide::Buffer<>());
+  }
+  return result;
+}
+
+}  // namespace ktune::subgraphs

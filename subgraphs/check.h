@@ -1,0 +1,24 @@
+// `ktune show --check`: builds a subgraph with the trivial schedule (everything at root,
+// serial), runs it on the seeded inputs and compares it with the reference.
+#pragma once
+
+#include <cstdint>
+
+#include "subgraphs/compare.h"
+#include "subgraphs/subgraph.h"
+
+namespace ktune::subgraphs {
+
+struct CheckResult {
+  Comparison comparison;    // outputs against the reference
+  double compile_ms = 0;    // JIT compilation of the trivially scheduled pipeline
+  double run_ms = 0;        // one run of it
+  double reference_ms = 0;  // the reference computation
+  std::string error;        // Halide's message if building or running failed; empty otherwise
+  bool passed() const { return error.empty() && comparison.passed(); }
+};
+
+// Never throws for Halide failures: they are reported in CheckResult::error.
+CheckResult check_subgraph(const Subgraph& subgraph, uint64_t seed);
+
+}  // namespace ktune::subgraphs

@@ -1,0 +1,291 @@
+#include "subgraphs/generator_loader.h"
+
+#include <dlfcn.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "common/error.h"
+#include "common/hash.h"
+#include "subgraphs/built_pipeline.h"
+
+namespace ktune::subgraphs {
+namespace {
+
+namespace HI = Halide::Internal;
+
+constexpr const char* kCaptureScheduler = "ktune_capture";
+
+// Thrown by the capturing autoscheduler once it holds the unscheduled pipeline, so that
+// the generator does not go on to lower it.
+struct PipelineCaptured {
+  Halide::Pipeline pipeline;
+};
+
+void register_capture_scheduler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Halide::Pipeline::add_autoscheduler(
+        kCaptureScheduler, [](const Halide::Pipeline& p, const Halide::Target&,
+                              const Halide::MachineParams&, Halide::AutoSchedulerResults*) {
+          throw PipelineCaptured{p};
+        });
+  });
+}
+
+// Libraries loaded by this process and the generators each registered.
+std::map<std::string, std::vector<std::string>>& loaded_libraries() {
+  static std::map<std::string, std::vector<std::string>> libs;
+  return libs;
+}
+
+std::mutex& loader_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// Loads `library` in a child process and reports what it registered, or why it failed.
+// Returns "OK name1 name2 ..." or "ERR message".
+std::string probe_in_child(const std::string& library) {
+  int fds[2];
+  if (pipe(fds) != 0) return "ERR cannot create a pipe: " + std::string(std::strerror(errno));
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    const std::vector<std::string> before = HI::GeneratorRegistry::enumerate();
+    std::string report;
+    if (dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr) {
+      const char* err = dlerror();
+      report = "ERR " + std::string(err ? err : "unknown dlopen error");
+    } else {
+      report = "OK";
+      for (const std::string& name : HI::GeneratorRegistry::enumerate()) {
+        if (std::find(before.begin(), before.end(), name) == before.end()) report += " " + name;
+      }
+    }
+    const ssize_t ignored = write(fds[1], report.data(), report.size());
+    (void)ignored;
+    _exit(0);
+  }
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    return "ERR cannot fork: " + std::string(std::strerror(errno));
+  }
+  std::string out;
+  char buf[4096];
+  pollfd pfd{fds[0], POLLIN, 0};
+  bool timed_out = false;
+  while (true) {
+    const int ready = poll(&pfd, 1, 60000);
+    if (ready == 0) {
+      timed_out = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    const ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (timed_out) return "ERR loading the library did not finish within 60 s";
+  if (WIFSIGNALED(status) || out.empty()) {
+    return "ERR loading the library aborted the process (signal " +
+           std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0) +
+           "); this happens when it registers a generator name that is already registered "
+           "(by itself twice, or by a library loaded before it)";
+  }
+  return out;
+}
+
+[[noreturn]] void fail(const std::string& library, const std::string& message) {
+  throw UserError(format_user_error(library, "", message));
+}
+
+// Collects the buffer parameters the pipeline reads, in visiting order.
+class InputCollector : public HI::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::visit;
+  std::vector<HI::Parameter> params;
+
+ protected:
+  void visit(const HI::Call* op) override {
+    IRGraphVisitor::visit(op);
+    HI::Parameter param;
+    if (op->call_type == HI::Call::Image) param = op->param;
+    if (op->call_type == HI::Call::Halide && op->func.defined()) {
+      param = wrapped_input(HI::Function(op->func));
+    }
+    if (!param.defined() || !param.is_buffer()) return;
+    for (const HI::Parameter& p : params) {
+      if (p.name() == param.name()) return;
+    }
+    params.push_back(param);
+  }
+};
+
+}  // namespace
+
+GeneratorRef parse_generator_ref(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
+    throw UserError(format_user_error("--generator", "", "expected LIB:NAME (a shared library and a generator name), found \"" + text + "\""));
+  }
+  return GeneratorRef{text.substr(0, colon), text.substr(colon + 1)};
+}
+
+std::vector<std::string> load_generator_library(const std::string& library) {
+  std::lock_guard<std::mutex> lock(loader_mutex());
+  auto& libs = loaded_libraries();
+  char resolved[PATH_MAX];
+  struct stat st;
+  if (stat(library.c_str(), &st) != 0) fail(library, "generator library not found");
+  if (!S_ISREG(st.st_mode)) fail(library, "not a regular file (expected a shared library)");
+  const std::string key = realpath(library.c_str(), resolved) ? resolved : library;
+  if (auto it = libs.find(key); it != libs.end()) return it->second;
+
+  const std::string report = probe_in_child(key);
+  if (report.rfind("ERR ", 0) == 0) {
+    std::string msg = report.substr(4);
+    if (msg.find("invalid ELF header") != std::string::npos || msg.find("file too short") != std::string::npos) {
+      msg = "not a shared library (" + msg + ")";
+    }
+    fail(library, "cannot load generator library: " + msg);
+  }
+  std::vector<std::string> names;
+  size_t pos = 3;
+  while (pos < report.size()) {
+    const size_t end = report.find(' ', pos);
+    names.push_back(report.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  if (names.empty()) {
+    fail(library, "the library registers no Halide generator (use HALIDE_REGISTER_GENERATOR and link it to libHalide, without GenGen)");
+  }
+  if (dlopen(key.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr) {
+    const char* err = dlerror();
+    fail(library, std::string("cannot load generator library: ") + (err ? err : "unknown error"));
+  }
+  libs[key] = names;
+  return names;
+}
+
+GeneratorSubgraph::GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params)
+    : ref_(ref), params_(std::move(params)) {
+  const std::vector<std::string> names = load_generator_library(ref.library);
+  if (std::find(names.begin(), names.end(), ref.generator) == names.end()) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    fail(ref.library, "no generator named \"" + ref.generator + "\" (this library registers: " + list + ")");
+  }
+  name_ = ref.generator;
+  const BuiltPipeline built = build();
+  for (const HI::Parameter& p : built.inputs) {
+    if (p.type() != Halide::Float(32)) {
+      fail(ref.library, "generator " + ref.generator + ": input \"" + p.name() + "\" has type " +
+                            Halide::type_to_c_type(p.type(), false) + "; ktune supports float32 buffers");
+    }
+    TensorInfo info{p.name(), DType::kF32, {}};
+    for (int d = p.dimensions() - 1; d >= 0; --d) {
+      const Halide::Expr e = p.extent_constraint_estimate(d);
+      const int64_t* v = e.defined() ? HI::as_const_int(HI::simplify(e)) : nullptr;
+      if (!v || *v <= 0) {
+        fail(ref.library, "generator " + ref.generator + ": input \"" + p.name() +
+                              "\" has no estimate for dimension " + std::to_string(d) +
+                              "; call input.set_estimates(...) so ktune knows its shape");
+      }
+      info.shape.push_back(*v);
+    }
+    inputs_.push_back(info);
+    input_ranges_.emplace_back(-1.0, 1.0);
+  }
+  for (const Halide::Func& f : built.outputs) {
+    const HI::Function fn = f.function();
+    if (fn.output_types().size() != 1 || fn.output_types()[0] != Halide::Float(32)) {
+      fail(ref.library, "generator " + ref.generator + ": output \"" + f.name() +
+                            "\" is not a float32 buffer; ktune supports float32 outputs");
+    }
+    TensorInfo info{f.name(), DType::kF32, {}};
+    for (int d = static_cast<int>(fn.args().size()) - 1; d >= 0; --d) {
+      int64_t extent = -1;
+      for (const HI::Bound& b : fn.schedule().estimates()) {
+        if (b.var == fn.args()[d] && b.extent.defined()) {
+          if (const int64_t* v = HI::as_const_int(HI::simplify(b.extent))) extent = *v;
+        }
+      }
+      if (extent <= 0) {
+        fail(ref.library, "generator " + ref.generator + ": output \"" + f.name() +
+                              "\" has no estimate for dimension " + std::to_string(d) +
+                              "; call output.set_estimates(...) so ktune knows its shape");
+      }
+      info.shape.push_back(extent);
+    }
+    outputs_.push_back(info);
+  }
+  finalize();
+}
+
+BuiltPipeline GeneratorSubgraph::build() const {
+  register_capture_scheduler();
+  Halide::Pipeline::set_default_autoscheduler_name(kCaptureScheduler);
+  const Halide::Target target = Halide::get_host_target();
+  std::unique_ptr<HI::GeneratorBase> gen =
+      HI::GeneratorRegistry::create(ref_.generator, Halide::GeneratorContext(target, true));
+  BuiltPipeline built;
+  try {
+    HI::GeneratorParamsMap values;
+    for (const auto& [k, v] : params_) values[k] = HI::StringOrLoopLevel(v);
+    gen->set_generator_param_values(values);
+    gen->build_module(ref_.generator);
+    fail(ref_.library, "generator " + ref_.generator + " did not hand its pipeline to ktune");
+  } catch (const PipelineCaptured& captured) {
+    built.pipeline = captured.pipeline;
+  } catch (const Halide::Error& e) {
+    fail(ref_.library, "generator " + ref_.generator + " failed to build: " + e.what());
+  }
+  built.outputs = built.pipeline.outputs();
+  InputCollector inputs;
+  for (const Halide::Func& f : pipeline_funcs(built)) {
+    for (const Halide::Expr& e : f.function().definition().values()) e.accept(&inputs);
+    for (const auto& u : f.function().updates()) {
+      for (const Halide::Expr& e : u.values()) e.accept(&inputs);
+      for (const Halide::Expr& e : u.args()) e.accept(&inputs);
+    }
+  }
+  built.inputs = inputs.params;
+  return built;
+}
+
+std::vector<Tensor> GeneratorSubgraph::reference(const std::vector<Tensor>& inputs) const {
+  std::string identity;
+  for (const Tensor& t : inputs) {
+    identity += stable_hash_hex(std::string_view(reinterpret_cast<const char*>(t.data.data()),
+                                                 t.data.size() * sizeof(float)));
+  }
+  std::lock_guard<std::mutex> lock(reference_mutex_);
+  if (identity == reference_inputs_hash_) return reference_outputs_;
+  const BuiltPipeline built = build();
+  apply_trivial_schedule(built);
+  reference_outputs_ = run_pipeline(built, inputs, outputs_, Halide::get_jit_target_from_environment());
+  reference_inputs_hash_ = identity;
+  return reference_outputs_;
+}
+
+std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(
+    const std::string& ref, const std::map<std::string, std::string>& params) {
+  return std::make_unique<GeneratorSubgraph>(parse_generator_ref(ref), params);
+}
+
+}  // namespace ktune::subgraphs

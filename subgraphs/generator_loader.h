@@ -1,0 +1,58 @@
+// Loading a user's Halide Generator from a shared library (HALIDE_REGISTER_GENERATOR,
+// linked to libHalide, without GenGen) and turning one of its generators into a
+// Subgraph. A library is first loaded in a child process, because a library that
+// registers an already registered generator name aborts the process that loads it.
+//
+//   auto sg = load_generator_subgraph("libmy_gens.so:blur", {{"scale", "2"}});
+//
+// The generator must set estimates on every input and output (they give the shapes)
+// and skip its own schedule when `auto_schedule` is true.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "subgraphs/subgraph.h"
+
+namespace ktune::subgraphs {
+
+// "path/to/lib.so:generator_name", split at the last ':'. UserError if malformed.
+struct GeneratorRef {
+  std::string library;    // path of the shared library
+  std::string generator;  // registered generator name
+};
+GeneratorRef parse_generator_ref(const std::string& text);
+
+// Loads `library` (once per process) and returns the generator names it registered.
+// UserError if the file does not exist, is not a shared library, registers no
+// generator, or registers a name that clashes with one already loaded.
+std::vector<std::string> load_generator_library(const std::string& library);
+
+class GeneratorSubgraph : public Subgraph {
+ public:
+  // Loads the library, instantiates the generator with `params` and reads its shapes.
+  GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params);
+
+  std::string kind() const override { return "generator"; }
+  BuiltPipeline build() const override;
+  // The same algorithm run with the trivial schedule (no C++ reference exists);
+  // the result for the last inputs is kept, so repeated checks compute it once.
+  std::vector<Tensor> reference(const std::vector<Tensor>& inputs) const override;
+
+  const GeneratorRef& ref() const { return ref_; }
+
+ private:
+  GeneratorRef ref_;
+  std::map<std::string, std::string> params_;  // generator parameters as given
+  mutable std::mutex reference_mutex_;
+  mutable std::string reference_inputs_hash_;   // identity of the inputs of the cached result
+  mutable std::vector<Tensor> reference_outputs_;
+};
+
+std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(
+    const std::string& ref, const std::map<std::string, std::string>& params);
+
+}  // namespace ktune::subgraphs

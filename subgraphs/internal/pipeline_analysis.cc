@@ -1,0 +1,271 @@
+#include "subgraphs/internal/pipeline_analysis.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "common/check.h"
+
+namespace ktune::subgraphs {
+namespace {
+
+namespace HI = Halide::Internal;
+using Halide::Expr;
+
+// Renames Funcs, buffers, parameters and variables to positional names, and prints
+// float constants exactly, so that printing gives a name-independent canonical text.
+class Canonicalizer : public HI::IRMutator {
+ public:
+  Canonicalizer(const std::map<std::string, std::string>& funcs,
+                const std::map<std::string, std::string>& buffers)
+      : funcs_(funcs), buffers_(buffers) {}
+
+  // Variables of the definition being printed (pure args and reduction vars).
+  std::map<std::string, std::string> vars;
+
+  using IRMutator::visit;
+
+ protected:
+  Expr visit(const HI::Variable* op) override {
+    auto it = vars.find(op->name);
+    if (it != vars.end()) return HI::Variable::make(op->type, it->second);
+    // Buffer metadata such as "in.extent.0" and scalar parameters.
+    const size_t dot = op->name.find('.');
+    auto b = buffers_.find(op->name.substr(0, dot));
+    if (b != buffers_.end()) {
+      return HI::Variable::make(op->type, b->second + (dot == std::string::npos ? "" : op->name.substr(dot)));
+    }
+    return HI::Variable::make(op->type, "param:" + op->name);
+  }
+
+  // Let names come from a process-wide counter (common subexpression elimination):
+  // number them by position instead.
+  Expr visit(const HI::Let* op) override {
+    const Expr value = mutate(op->value);
+    const std::string name = "let" + std::to_string(lets_++);
+    auto previous = vars.find(op->name);
+    const std::string saved = previous == vars.end() ? std::string() : previous->second;
+    vars[op->name] = name;
+    const Expr body = mutate(op->body);
+    if (saved.empty()) {
+      vars.erase(op->name);
+    } else {
+      vars[op->name] = saved;
+    }
+    return HI::Let::make(name, value, body);
+  }
+
+  Expr visit(const HI::FloatImm* op) override {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "float%d:%a", op->type.bits(), op->value);
+    return HI::Variable::make(op->type, buf);
+  }
+
+  Expr visit(const HI::Call* op) override {
+    std::vector<Expr> args;
+    for (const Expr& a : op->args) args.push_back(mutate(a));
+    std::string name = op->name;
+    if (op->call_type == HI::Call::Halide && op->func.defined() &&
+        wrapped_input(HI::Function(op->func)).defined()) {
+      const std::string param = wrapped_input(HI::Function(op->func)).name();
+      auto it = buffers_.find(param);
+      KTUNE_CHECK(it != buffers_.end()) << "call to unknown input " << param;
+      name = it->second;
+    } else if (op->call_type == HI::Call::Halide) {
+      auto it = funcs_.find(op->name);
+      KTUNE_CHECK(it != funcs_.end()) << "call to unknown Func " << op->name;
+      name = it->second;
+    } else if (op->call_type == HI::Call::Image) {
+      auto it = buffers_.find(op->name);
+      name = it != buffers_.end() ? it->second : "image:" + op->name;
+    }
+    if (op->call_type != HI::Call::Halide && op->call_type != HI::Call::Image) {
+      return HI::Call::make(op->type, name, args, op->call_type);
+    }
+    // Printed as an extern call: Halide and image calls need their Function or buffer.
+    if (op->value_index != 0) name += "." + std::to_string(op->value_index);
+    return HI::Call::make(op->type, name, args, HI::Call::PureExtern);
+  }
+
+ private:
+  const std::map<std::string, std::string>& funcs_;
+  const std::map<std::string, std::string>& buffers_;
+  int lets_ = 0;  // Let bindings renamed so far
+};
+
+// Collects buffer parameters in visiting order.
+class BufferCollector : public HI::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::visit;
+  std::vector<std::string> names;
+
+ protected:
+  void visit(const HI::Call* op) override {
+    IRGraphVisitor::visit(op);
+    std::string name;
+    if (op->call_type == HI::Call::Image) name = op->name;
+    if (op->call_type == HI::Call::Halide && op->func.defined()) {
+      const HI::Parameter p = wrapped_input(HI::Function(op->func));
+      if (p.defined()) name = p.name();
+    }
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+  }
+};
+
+std::string print(const Expr& e) {
+  std::ostringstream os;
+  os << e;
+  return os.str();
+}
+
+int64_t const_or_minus_one(const Expr& e) {
+  if (!e.defined()) return -1;
+  const Expr s = HI::simplify(e);
+  if (const int64_t* v = HI::as_const_int(s)) return *v;
+  return -1;
+}
+
+// Scope binding the pure and reduction variables of `def` of function `f` to their ranges.
+HI::Scope<HI::Interval> definition_scope(const HI::Function& f, const HI::Definition& def,
+                                         const HI::Box& box) {
+  HI::Scope<HI::Interval> scope;
+  for (size_t i = 0; i < f.args().size() && i < box.size(); ++i) {
+    scope.push(f.args()[i], box[i]);
+  }
+  for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
+    scope.push(rv.var, HI::Interval(rv.min, HI::simplify(rv.min + rv.extent - 1)));
+  }
+  return scope;
+}
+
+}  // namespace
+
+PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
+                                  const std::vector<TensorInfo>& outputs) {
+  const std::vector<Halide::Func> funcs = pipeline_funcs(built);
+  std::map<std::string, std::string> func_names, buffer_names;
+  for (size_t i = 0; i < funcs.size(); ++i) func_names[funcs[i].name()] = "f" + std::to_string(i);
+  for (size_t i = 0; i < built.inputs.size(); ++i) {
+    buffer_names[built.inputs[i].name()] = "in" + std::to_string(i);
+  }
+  // Buffers not among the declared inputs (embedded constants) get positional names too.
+  BufferCollector collector;
+  for (const Halide::Func& f : funcs) {
+    for (const Expr& e : f.function().definition().values()) e.accept(&collector);
+    for (const auto& u : f.function().updates()) {
+      for (const Expr& e : u.values()) e.accept(&collector);
+    }
+  }
+  int extra = 0;
+  for (const std::string& n : collector.names) {
+    if (!buffer_names.count(n)) buffer_names[n] = "buffer" + std::to_string(extra++);
+  }
+
+  // Bounds: start from the outputs' extents and walk consumers before producers.
+  std::map<std::string, HI::Box> boxes;
+  for (size_t i = 0; i < built.outputs.size(); ++i) {
+    HI::Box box;
+    const Shape& shape = outputs[i].shape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const int64_t extent = shape[shape.size() - 1 - d];
+      box.push_back(HI::Interval(0, static_cast<int>(extent - 1)));
+    }
+    boxes[built.outputs[i].name()] = box;
+  }
+  for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) {
+    const HI::Function f = it->function();
+    const HI::Box& box = boxes[f.name()];
+    std::vector<const HI::Definition*> defs = {&f.definition()};
+    for (const auto& u : f.updates()) defs.push_back(&u);
+    for (const HI::Definition* def : defs) {
+      const HI::Scope<HI::Interval> scope = definition_scope(f, *def, box);
+      std::vector<Expr> exprs = def->values();
+      exprs.insert(exprs.end(), def->args().begin(), def->args().end());
+      for (const Expr& e : exprs) {
+        for (auto& [callee, required] : HI::boxes_required(e, scope)) {
+          if (!func_names.count(callee)) continue;
+          HI::Box& target = boxes[callee];
+          if (target.empty()) {
+            target = required;
+          } else {
+            HI::merge_boxes(target, required);
+          }
+        }
+      }
+    }
+  }
+
+  PipelineAnalysis result;
+  std::ostringstream defs;
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    const HI::Function f = funcs[i].function();
+    bool is_output = false;
+    for (const Halide::Func& o : built.outputs) is_output |= o.name() == f.name();
+    defs << func_names[f.name()] << (is_output ? " output" : "") << " types";
+    for (const Halide::Type& t : f.output_types()) defs << " " << t;
+    defs << "\n";
+    const HI::Box& box = boxes[f.name()];
+
+    std::vector<const HI::Definition*> stage_defs = {&f.definition()};
+    for (const auto& u : f.updates()) stage_defs.push_back(&u);
+    for (size_t s = 0; s < stage_defs.size(); ++s) {
+      const HI::Definition& def = *stage_defs[s];
+      Canonicalizer canon(func_names, buffer_names);
+      StageInfo stage;
+      stage.func = f.name().substr(0, f.name().find('$'));
+      stage.stage = static_cast<int>(s);
+      stage.is_output = is_output;
+      for (size_t a = 0; a < f.args().size(); ++a) {
+        canon.vars[f.args()[a]] = "v" + std::to_string(a);
+      }
+      const auto& rvars = def.schedule().rvars();
+      for (size_t r = 0; r < rvars.size(); ++r) canon.vars[rvars[r].var] = "r" + std::to_string(r);
+      // Loops, innermost first: the pure vars that index this stage, then the rvars.
+      for (size_t a = 0; a < f.args().size(); ++a) {
+        bool used = s == 0;
+        for (const Expr& e : def.args()) {
+          if (const HI::Variable* v = e.as<HI::Variable>()) used |= v->name == f.args()[a];
+        }
+        if (!used) continue;
+        const int64_t extent =
+            a < box.size() ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
+        stage.pure_loops.push_back({f.args()[a], extent});
+      }
+      defs << "  stage " << s << ": (";
+      for (size_t a = 0; a < def.args().size(); ++a) {
+        defs << (a ? ", " : "") << print(canon.mutate(def.args()[a]));
+      }
+      defs << ") = (";
+      for (size_t v = 0; v < def.values().size(); ++v) {
+        defs << (v ? ", " : "") << print(canon.mutate(def.values()[v]));
+      }
+      defs << ")";
+      for (size_t r = 0; r < rvars.size(); ++r) {
+        stage.reduction_loops.push_back({rvars[r].var, const_or_minus_one(rvars[r].extent)});
+        defs << " r" << r << " in [" << print(canon.mutate(rvars[r].min)) << ", +"
+             << print(canon.mutate(rvars[r].extent)) << ")";
+      }
+      if (def.predicate().defined() && !HI::is_const_one(def.predicate())) {
+        defs << " where " << print(canon.mutate(def.predicate()));
+      }
+      defs << "\n";
+      result.stages.push_back(std::move(stage));
+    }
+  }
+  result.definitions = defs.str();
+
+  std::ostringstream shapes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    shapes << "in" << i << ":" << to_string(inputs[i].dtype) << shape_to_string(inputs[i].shape) << ";";
+  }
+  shapes << "->";
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    shapes << "out" << i << ":" << to_string(outputs[i].dtype) << shape_to_string(outputs[i].shape) << ";";
+  }
+  result.shapes = shapes.str();
+  return result;
+}
+
+}  // namespace ktune::subgraphs

@@ -1,0 +1,105 @@
+#include "subgraphs/spec_subgraph.h"
+
+#include <map>
+
+#include "common/check.h"
+#include "common/hash.h"
+#include "subgraphs/built_pipeline.h"
+#include "subgraphs/internal/halide_value.h"
+#include "subgraphs/ops/op.h"
+
+namespace ktune::subgraphs {
+
+SpecSubgraph::SpecSubgraph(Spec spec) : spec_(std::move(spec)) {
+  name_ = spec_.name;
+  weight_ = spec_.weight;
+  std::map<std::string, Shape> shapes;
+  for (const InputSpec& in : spec_.inputs) {
+    inputs_.push_back(in.info);
+    input_ranges_.emplace_back(in.range_lo, in.range_hi);
+    shapes[in.info.name] = in.info.shape;
+  }
+  // Canonical form of the op graph without shapes: values named by position.
+  std::map<std::string, std::string> positional;
+  for (size_t i = 0; i < spec_.inputs.size(); ++i) positional[spec_.inputs[i].info.name] = "in" + std::to_string(i);
+  nlohmann::json family = nlohmann::json::array();
+  for (size_t i = 0; i < spec_.ops.size(); ++i) {
+    const OpSpec& op_spec = spec_.ops[i];
+    OpCall call{op_spec, {}};
+    for (const std::string& name : op_spec.inputs) call.input_shapes.push_back(shapes.at(name));
+    std::unique_ptr<Op> op = make_op(call, spec_.file);
+    shapes[op_spec.output] = op->output_shape();
+    positional[op_spec.output] = "t" + std::to_string(i);
+    nlohmann::json entry = {{"op", op_spec.op}, {"attrs", op->canonical_attributes}};
+    for (const std::string& name : op_spec.inputs) entry["inputs"].push_back(positional.at(name));
+    family.push_back(entry);
+    flops_ += op->flops();
+    ops_.push_back(std::move(op));
+  }
+  nlohmann::json outs = nlohmann::json::array();
+  for (const std::string& name : spec_.outputs) {
+    outputs_.push_back(TensorInfo{name, DType::kF32, shapes.at(name)});
+    outs.push_back(positional.at(name));
+  }
+  key_.family_key = stable_hash_hex("ktune-spec-family-v1\n" + family.dump() + outs.dump());
+  finalize();
+}
+
+SpecSubgraph::~SpecSubgraph() = default;
+
+BuiltPipeline SpecSubgraph::build() const {
+  BuiltPipeline built;
+  std::map<std::string, HalideValue> values;
+  for (const InputSpec& in : spec_.inputs) {
+    const int rank = static_cast<int>(in.info.shape.size());
+    Halide::ImageParam param(Halide::Float(32), rank, in.info.name);
+    for (int d = 0; d < rank; ++d) {
+      const int extent = static_cast<int>(in.info.shape[rank - 1 - d]);
+      param.dim(d).set_bounds(0, extent).set_estimate(0, extent);
+    }
+    values.emplace(in.info.name, HalideValue::of_input(param, in.info.shape));
+    built.inputs.push_back(param.parameter());
+  }
+  for (size_t i = 0; i < spec_.ops.size(); ++i) {
+    const OpSpec& op_spec = spec_.ops[i];
+    std::vector<HalideValue> args;
+    for (const std::string& name : op_spec.inputs) args.push_back(values.at(name));
+    values.emplace(op_spec.output, ops_[i]->build(args, op_spec.output));
+  }
+  std::vector<Halide::Func> outputs;
+  for (const TensorInfo& out : outputs_) {
+    Halide::Func f = values.at(out.name).func();
+    const int rank = static_cast<int>(out.shape.size());
+    Halide::Region estimates;
+    for (int d = 0; d < rank; ++d) {
+      const int extent = static_cast<int>(out.shape[rank - 1 - d]);
+      estimates.emplace_back(0, extent);
+      f.output_buffer().dim(d).set_bounds(0, extent);
+    }
+    f.set_estimates(estimates);
+    outputs.push_back(f);
+  }
+  built.outputs = outputs;
+  built.pipeline = Halide::Pipeline(outputs);
+  return built;
+}
+
+std::vector<Tensor> SpecSubgraph::reference(const std::vector<Tensor>& inputs) const {
+  KTUNE_CHECK(inputs.size() == spec_.inputs.size());
+  std::map<std::string, RefTensor> values;
+  for (size_t i = 0; i < inputs.size(); ++i) values[spec_.inputs[i].info.name] = to_ref(inputs[i]);
+  for (size_t i = 0; i < spec_.ops.size(); ++i) {
+    std::vector<const RefTensor*> args;
+    for (const std::string& name : spec_.ops[i].inputs) args.push_back(&values.at(name));
+    values[spec_.ops[i].output] = ops_[i]->reference(args);
+  }
+  std::vector<Tensor> outputs;
+  for (const TensorInfo& out : outputs_) outputs.push_back(to_float(values.at(out.name)));
+  return outputs;
+}
+
+std::unique_ptr<SpecSubgraph> load_spec_subgraph(const std::string& path) {
+  return std::make_unique<SpecSubgraph>(parse_spec_file(path));
+}
+
+}  // namespace ktune::subgraphs

@@ -1,0 +1,70 @@
+// Device: what a schedule is tuned for, the Halide target string plus the hardware
+// fingerprint that changes how fast a kernel runs. Its key (`device_key`) is part of every
+// tuning-database row, so it must be stable across processes and runs on one machine:
+//   const Device d = detect_host_device();  // targets/host_detect.h
+//   db.upsert_device(device_key(d), to_json(d));
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace ktune::targets {
+
+// A CPU device. GPU fields (name, compute capability) come with GPU support.
+struct Device {
+  // Device family; "cpu" is the only kind so far.
+  std::string kind = "cpu";
+  // CPU vendor as the kernel reports it ("GenuineIntel", "AuthenticAMD", "0x41" on Arm);
+  // empty when unknown.
+  std::string vendor;
+  // CPU model name from /proc/cpuinfo ("Intel(R) Xeon(R) Processor"); "unknown" when absent.
+  std::string cpu_model;
+  // Logical CPUs this process may run on (its affinity mask), i.e. the parallelism a
+  // kernel gets; >= 1.
+  int cores = 1;
+  // Hardware threads per physical core (2 with SMT on); >= 1.
+  int threads_per_core = 1;
+  // Instruction-set extensions useful to code generation (SIMD, FMA, AES, ...), lowercase
+  // names as in /proc/cpuinfo, sorted and unique; may be empty.
+  std::vector<std::string> isa_features;
+  // Size of one L1 data cache instance (per core) in bytes; -1 when unknown.
+  int64_t l1d_bytes = -1;
+  // Size of one L2 cache instance in bytes (per core on most x86); -1 when unknown.
+  int64_t l2_bytes = -1;
+  // Size of one last-level cache instance in bytes (shared by the cores of a socket or
+  // CCX, not summed over instances); equals l2_bytes when there is no L3; -1 when unknown.
+  int64_t llc_bytes = -1;
+  // Halide target string kernels are compiled for, e.g. "x86-64-linux-avx-avx2-fma-sse41".
+  std::string halide_target;
+};
+
+bool operator==(const Device& a, const Device& b);
+inline bool operator!=(const Device& a, const Device& b) { return !(a == b); }
+
+// Stable identity of a device: 32 hex digits hashing a canonical JSON of only what changes
+// kernel performance (kind, Halide target, CPU model, cores, threads per core, cache
+// sizes). Vendor and ISA features are left out: the model implies the vendor, and
+// generated code only uses the extensions named in the Halide target.
+std::string device_key(const Device& device);
+
+// The canonical JSON text that device_key hashes (exposed for tests and debugging).
+std::string device_key_text(const Device& device);
+
+// Full description as a JSON object, every field of Device.
+nlohmann::json to_json(const Device& device);
+
+// Parses what to_json wrote. Throws ktune::UserError naming `where` (a file or table; may
+// be empty) and the field when a field is missing or has the wrong type or range.
+// Unknown fields are ignored so older readers accept newer descriptions.
+Device device_from_json(const nlohmann::json& json, const std::string& where = "");
+
+// One readable line: "AMD EPYC, 2 cores, AVX-512, L1d 48 KiB, L2 1 MiB, LLC 32 MiB,
+// target x86-64-linux-avx-avx2-...".
+std::string describe(const Device& device);
+
+// "48 KiB", "2 MiB", "1536 B", "?" for -1: the unit is the largest that divides exactly.
+std::string format_bytes(int64_t bytes);
+
+}  // namespace ktune::targets

@@ -1,0 +1,18 @@
+// Resolves a device name given on the command line or in a build (`--device host`) to a
+// Device. Only "host" exists so far; GPU names come with GPU support.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "targets/device.h"
+
+namespace ktune::targets {
+
+// The names device_by_name accepts, in the order help texts list them.
+const std::vector<std::string>& known_device_names();
+
+// "host" detects this machine. Throws ktune::UserError listing the accepted names otherwise.
+Device device_by_name(const std::string& name);
+
+}  // namespace ktune::targets

@@ -1,0 +1,184 @@
+// `ktune show SPEC... | --generator LIB:NAME [--param k=v ...] [--check] [--format text|json]`
+// Prints each subgraph's workload key, shapes, stages with their loops, FLOPs and bytes;
+// with --check it also runs the trivially scheduled pipeline on seeded inputs and
+// compares it with the reference. Exit code 1 if any check fails.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "subgraphs/check.h"
+#include "subgraphs/generator_loader.h"
+#include "subgraphs/spec_subgraph.h"
+#include "tools/ktune/commands.h"
+
+namespace ktune::cli {
+namespace {
+
+using subgraphs::CheckResult;
+using subgraphs::Subgraph;
+
+struct ShowOptions {
+  std::vector<std::string> specs;       // JSON spec files
+  std::vector<std::string> generators;  // LIB:NAME
+  std::vector<std::string> params;      // generator parameters, k=v
+  bool check = false;                   // run and compare with the reference
+  uint64_t seed = 1;                    // seed of the generated inputs
+  std::string format = "text";
+};
+
+std::map<std::string, std::string> parse_params(const std::vector<std::string>& params) {
+  std::map<std::string, std::string> out;
+  for (const std::string& p : params) {
+    const size_t eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
+    }
+    out[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  return out;
+}
+
+std::string loops_text(const std::vector<subgraphs::LoopInfo>& loops) {
+  std::string s;
+  for (const auto& l : loops) {
+    s += (s.empty() ? "" : " ") + l.name + ":" + (l.extent < 0 ? std::string("?") : std::to_string(l.extent));
+  }
+  return s;
+}
+
+std::string tensors_text(const std::vector<subgraphs::TensorInfo>& tensors) {
+  std::string s;
+  for (const auto& t : tensors) {
+    s += (s.empty() ? "" : "  ") + t.name + " " + subgraphs::to_string(t.dtype) + subgraphs::shape_to_string(t.shape);
+  }
+  return s;
+}
+
+nlohmann::json to_json(const Subgraph& sg, const CheckResult* check) {
+  nlohmann::json j = {{"name", sg.name()},
+                      {"kind", sg.kind()},
+                      {"key", sg.key().key},
+                      {"family_key", sg.key().family_key},
+                      {"shapes", sg.key().shapes},
+                      {"flops", sg.flops()},
+                      {"bytes", sg.compulsory_bytes()}};
+  for (const auto* list : {&sg.inputs(), &sg.outputs()}) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& t : *list) {
+      arr.push_back({{"name", t.name}, {"dtype", subgraphs::to_string(t.dtype)}, {"shape", t.shape}});
+    }
+    j[list == &sg.inputs() ? "inputs" : "outputs"] = arr;
+  }
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& st : sg.stages()) {
+    nlohmann::json s = {{"func", st.func}, {"stage", st.stage}, {"output", st.is_output}};
+    for (const auto* loops : {&st.pure_loops, &st.reduction_loops}) {
+      nlohmann::json arr = nlohmann::json::array();
+      for (const auto& l : *loops) arr.push_back({{"name", l.name}, {"extent", l.extent}});
+      s[loops == &st.pure_loops ? "pure_loops" : "reduction_loops"] = arr;
+    }
+    stages.push_back(s);
+  }
+  j["stages"] = stages;
+  if (check) {
+    j["check"] = {{"passed", check->passed()},
+                  {"max_relative_error", check->error.empty() ? check->comparison.max_error : -1.0},
+                  {"tolerance", subgraphs::kTolerance},
+                  {"compile_ms", check->compile_ms},
+                  {"run_ms", check->run_ms},
+                  {"reference_ms", check->reference_ms},
+                  {"error", check->error}};
+  }
+  return j;
+}
+
+void print_text(const Subgraph& sg, const std::string& source, const CheckResult* check) {
+  std::printf("workload  %s (%s %s)\n", sg.name().c_str(), sg.kind().c_str(), source.c_str());
+  std::printf("key       %s\nfamily    %s\n", sg.key().key.c_str(), sg.key().family_key.c_str());
+  std::printf("inputs    %s\noutputs   %s\n", tensors_text(sg.inputs()).c_str(), tensors_text(sg.outputs()).c_str());
+  std::printf("flops     %.4g GFLOP   bytes %.4g MB   intensity %.3g FLOP/byte\n", sg.flops() / 1e9,
+              sg.compulsory_bytes() / 1e6, sg.flops() / sg.compulsory_bytes());
+  std::printf("stages    (loops innermost first, name:extent)\n");
+  for (const auto& st : sg.stages()) {
+    const std::string label = st.func + (st.stage == 0 ? "" : ".update(" + std::to_string(st.stage - 1) + ")");
+    std::printf("  %-24s %-6s %s", label.c_str(), st.is_output ? "output" : "", loops_text(st.pure_loops).c_str());
+    if (!st.reduction_loops.empty()) std::printf("  reduce %s", loops_text(st.reduction_loops).c_str());
+    std::printf("\n");
+  }
+  if (check) {
+    if (!check->error.empty()) {
+      std::printf("check     FAILED: %s\n", check->error.c_str());
+    } else {
+      std::printf("check     %s  %s (tolerance %.0e; compile %.0f ms, run %.0f ms, reference %.0f ms)\n",
+                  check->passed() ? "ok" : "FAILED", check->comparison.describe().c_str(), subgraphs::kTolerance,
+                  check->compile_ms, check->run_ms, check->reference_ms);
+    }
+  }
+  std::printf("\n");
+}
+
+int run_show(const ShowOptions& opt) {
+  if (opt.specs.empty() && opt.generators.empty()) {
+    throw UserError("show: give at least one SPEC file or --generator LIB:NAME");
+  }
+  if (!opt.params.empty() && opt.generators.empty()) {
+    throw UserError("show: --param sets generator parameters and needs --generator");
+  }
+  std::vector<std::pair<std::unique_ptr<Subgraph>, std::string>> subgraphs;
+  for (const std::string& path : opt.specs) subgraphs.emplace_back(subgraphs::load_spec_subgraph(path), path);
+  const auto params = parse_params(opt.params);
+  for (const std::string& ref : opt.generators) {
+    subgraphs.emplace_back(subgraphs::load_generator_subgraph(ref, params), ref);
+  }
+
+  nlohmann::json all = nlohmann::json::array();
+  struct Row { std::string name; double gflop, mb; size_t stages; const char* status; std::string error; };
+  std::vector<Row> rows;
+  bool all_passed = true;
+  for (const auto& [sg, source] : subgraphs) {
+    CheckResult result;
+    if (opt.check) {
+      if (opt.format == "text") std::fprintf(stderr, "checking %s ...\n", sg->name().c_str());
+      result = subgraphs::check_subgraph(*sg, opt.seed);
+      all_passed &= result.passed();
+    }
+    if (opt.format == "json") {
+      all.push_back(to_json(*sg, opt.check ? &result : nullptr));
+    } else {
+      print_text(*sg, source, opt.check ? &result : nullptr);
+    }
+    rows.push_back({sg->name(), sg->flops() / 1e9, sg->compulsory_bytes() / 1e6, sg->stages().size(),
+                    !opt.check ? "-" : result.passed() ? "ok" : "FAILED",
+                    !opt.check ? "" : result.error.empty() ? result.comparison.describe() : result.error});
+  }
+  if (opt.format == "json") {
+    std::printf("%s\n", (subgraphs.size() == 1 ? all[0] : all).dump(2).c_str());
+  } else if (subgraphs.size() > 1) {
+    std::printf("%-18s %9s %9s %7s  %-6s  %s\n", "subgraph", "GFLOP", "MB", "stages", "check", "against the reference");
+    for (const Row& r : rows) {
+      std::printf("%-18s %9.4f %9.1f %7zu  %-6s  %s\n", r.name.c_str(), r.gflop, r.mb, r.stages, r.status, r.error.c_str());
+    }
+  }
+  return all_passed ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+CommandRunner register_show(CLI::App& sub) {
+  auto opt = std::make_shared<ShowOptions>();
+  sub.add_option("specs", opt->specs, "JSON spec files of subgraphs");
+  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (a shared library and a generator name)");
+  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_flag("--check", opt->check, "run with the trivial schedule and compare with the reference");
+  sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
+  sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  return [opt] { return run_show(*opt); };
+}
+
+}  // namespace ktune::cli

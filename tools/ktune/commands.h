@@ -1,0 +1,28 @@
+// The subcommands of the `ktune` binary. Each cmd_<name>.cc defines its options struct,
+// registers its flags on a CLI11 subcommand, and returns the function that runs it.
+// main.cc holds the table that lists them (STYLE.md 6.9).
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace ktune::cli {
+
+// Runs a parsed subcommand and returns the process exit code (0 ok, 1 failure, 2 usage).
+// Throws ktune::UserError for bad input; main maps it to exit code 2.
+using CommandRunner = std::function<int()>;
+
+// One row of the subcommand table in main.cc.
+struct CommandEntry {
+  const char* name;     // subcommand name as typed by the user
+  const char* summary;  // one line for `ktune --help`
+  CommandRunner (*register_fn)(CLI::App& subcommand);
+};
+
+CommandRunner register_show(CLI::App& subcommand);
+CommandRunner register_devices(CLI::App& subcommand);
+
+}  // namespace ktune::cli
