@@ -62,6 +62,55 @@ std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built) {
   return funcs;
 }
 
+std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& built,
+                                                        const std::vector<TensorInfo>& outputs) {
+  namespace HI = Halide::Internal;
+  const std::vector<Halide::Func> funcs = pipeline_funcs(built);
+  std::set<std::string> names;
+  for (const Halide::Func& f : funcs) names.insert(f.name());
+  std::map<std::string, HI::Box> boxes;
+  for (size_t i = 0; i < built.outputs.size() && i < outputs.size(); ++i) {
+    HI::Box box;
+    const Shape& shape = outputs[i].shape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      box.push_back(HI::Interval(0, static_cast<int>(shape[shape.size() - 1 - d] - 1)));
+    }
+    boxes[built.outputs[i].name()] = box;
+  }
+  for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) {
+    const HI::Function f = it->function();
+    const HI::Box box = boxes[f.name()];
+    std::vector<const HI::Definition*> defs = {&f.definition()};
+    for (const auto& u : f.updates()) defs.push_back(&u);
+    for (const HI::Definition* def : defs) {
+      HI::Scope<HI::Interval> scope;
+      for (size_t a = 0; a < f.args().size() && a < box.size(); ++a) scope.push(f.args()[a], box[a]);
+      for (const HI::ReductionVariable& rv : def->schedule().rvars()) {
+        scope.push(rv.var, HI::Interval(rv.min, HI::simplify(rv.min + rv.extent - 1)));
+      }
+      std::vector<Halide::Expr> exprs = def->values();
+      exprs.insert(exprs.end(), def->args().begin(), def->args().end());
+      for (const Halide::Expr& e : exprs) {
+        for (auto& [callee, required] : HI::boxes_required(e, scope)) {
+          if (!names.count(callee)) continue;
+          HI::Box& target = boxes[callee];
+          if (target.empty()) {
+            target = required;
+          } else {
+            HI::merge_boxes(target, required);
+          }
+        }
+      }
+    }
+  }
+  for (auto& [name, box] : boxes) {
+    for (size_t d = 0; d < box.size(); ++d) {
+      box[d] = HI::Interval(HI::simplify(box[d].min), HI::simplify(box[d].max));
+    }
+  }
+  return boxes;
+}
+
 void apply_trivial_schedule(const BuiltPipeline& built) {
   for (Halide::Func f : pipeline_funcs(built)) f.compute_root();
 }

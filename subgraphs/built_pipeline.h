@@ -5,6 +5,8 @@
 
 #include <Halide.h>
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "subgraphs/tensor.h"
@@ -24,6 +26,13 @@ std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built);
 // Calls to an ImageParam go through a wrapper Func (`<name>_im`) that only reads the
 // buffer. Returns the buffer parameter if `f` is such a wrapper, an undefined one if not.
 Halide::Internal::Parameter wrapped_input(const Halide::Internal::Function& f);
+
+// The region of every Func (keyed by its Halide name) that computing the outputs at
+// their shapes requires: output boxes propagated through every definition with Halide's
+// bounds rules, consumers before producers. Bounds are simplified (constants where the
+// shapes are fixed).
+std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& built,
+                                                        const std::vector<TensorInfo>& outputs);
 
 // The trivial schedule: every Func computed at root, every loop serial.
 void apply_trivial_schedule(const BuiltPipeline& built);

@@ -127,19 +127,6 @@ int64_t const_or_minus_one(const Expr& e) {
   return -1;
 }
 
-// Scope binding the pure and reduction variables of `def` of function `f` to their ranges.
-HI::Scope<HI::Interval> definition_scope(const HI::Function& f, const HI::Definition& def,
-                                         const HI::Box& box) {
-  HI::Scope<HI::Interval> scope;
-  for (size_t i = 0; i < f.args().size() && i < box.size(); ++i) {
-    scope.push(f.args()[i], box[i]);
-  }
-  for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
-    scope.push(rv.var, HI::Interval(rv.min, HI::simplify(rv.min + rv.extent - 1)));
-  }
-  return scope;
-}
-
 }  // namespace
 
 PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
@@ -163,39 +150,7 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
     if (!buffer_names.count(n)) buffer_names[n] = "buffer" + std::to_string(extra++);
   }
 
-  // Bounds: start from the outputs' extents and walk consumers before producers.
-  std::map<std::string, HI::Box> boxes;
-  for (size_t i = 0; i < built.outputs.size(); ++i) {
-    HI::Box box;
-    const Shape& shape = outputs[i].shape;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      const int64_t extent = shape[shape.size() - 1 - d];
-      box.push_back(HI::Interval(0, static_cast<int>(extent - 1)));
-    }
-    boxes[built.outputs[i].name()] = box;
-  }
-  for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) {
-    const HI::Function f = it->function();
-    const HI::Box& box = boxes[f.name()];
-    std::vector<const HI::Definition*> defs = {&f.definition()};
-    for (const auto& u : f.updates()) defs.push_back(&u);
-    for (const HI::Definition* def : defs) {
-      const HI::Scope<HI::Interval> scope = definition_scope(f, *def, box);
-      std::vector<Expr> exprs = def->values();
-      exprs.insert(exprs.end(), def->args().begin(), def->args().end());
-      for (const Expr& e : exprs) {
-        for (auto& [callee, required] : HI::boxes_required(e, scope)) {
-          if (!func_names.count(callee)) continue;
-          HI::Box& target = boxes[callee];
-          if (target.empty()) {
-            target = required;
-          } else {
-            HI::merge_boxes(target, required);
-          }
-        }
-      }
-    }
-  }
+  const std::map<std::string, HI::Box> boxes = func_boxes(built, outputs);
 
   PipelineAnalysis result;
   std::ostringstream defs;
@@ -206,7 +161,7 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
     defs << func_names[f.name()] << (is_output ? " output" : "") << " types";
     for (const Halide::Type& t : f.output_types()) defs << " " << t;
     defs << "\n";
-    const HI::Box& box = boxes[f.name()];
+    const HI::Box& box = boxes.at(f.name());
 
     std::vector<const HI::Definition*> stage_defs = {&f.definition()};
     for (const auto& u : f.updates()) stage_defs.push_back(&u);

@@ -19,8 +19,14 @@ const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"show", "Print a subgraph: key, shapes, stages, FLOPs, bytes; --check verifies it",
        ktune::cli::register_show},
+      {"space", "Sample, validate and print schedules of a subgraph; --stats measures acceptance",
+       ktune::cli::register_space},
+      {"db", "Inspect and maintain a tuning database: stats, best, merge, prune, vacuum, ...",
+       ktune::cli::register_db},
       {"devices", "Print the devices ktune can tune for, with their keys",
        ktune::cli::register_devices},
+      {"measure", "Build one schedule of a subgraph, run it isolated, verify and time it",
+       ktune::cli::register_measure},
   };
   return table;
 }

@@ -1,0 +1,83 @@
+// The Builder compiles a batch of candidates in parallel (a TBB arena of N threads), each
+// from its own freshly built pipeline, into JIT code the Runner can execute. Failures are
+// recorded per candidate (rejected, build_error, build_timeout); the batch always returns.
+//
+//   BuildBatch batch = build_candidates(candidates, {.threads = 2});
+//   for (const BuiltCandidate& b : batch.candidates) runner.run(b);
+//
+// Compile timeouts: LLVM cannot be interrupted safely inside a process, so each compile
+// runs on its own helper thread while an arena thread waits for it with a deadline. A
+// compile that misses its deadline is recorded as kBuildTimeout and abandoned: the batch
+// returns without it, the helper thread finishes in the background and its code is
+// discarded. late_builds_in_flight() counts such compiles; the Runner waits for them
+// before timing anything (a compile beside a kernel ruins its timing, and forking while
+// LLVM holds a lock could deadlock the child).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "measure/candidate.h"
+#include "measure/measure_result.h"
+
+namespace ktune::measure {
+
+namespace internal {
+struct CompiledKernel;  // measure/internal/compiled_kernel.h
+}
+
+struct BuildOptions {
+  // Concurrent compiles; 0 means one per core this process may use.
+  int threads = 0;
+  // Deadline of scheduling plus compiling one candidate, in milliseconds; <= 0 disables it
+  // (compiles then run directly on the arena threads).
+  double timeout_ms = 60000;
+  // Halide target string to compile for; empty means the host JIT target
+  // (HL_JIT_TARGET or the detected host).
+  std::string target;
+};
+
+// One candidate after building.
+struct BuiltCandidate {
+  // The candidate as given.
+  Candidate candidate;
+  // status kOk when compiled, otherwise kRejected, kBuildError or kBuildTimeout with the
+  // message; build_ms is set either way. Timing fields stay unset.
+  MeasureResult build;
+  // The compiled pipeline; null unless build.status is kOk.
+  std::shared_ptr<const internal::CompiledKernel> kernel;
+};
+
+// What a batch cost: the throughput figures the benchmark reports.
+struct BuildStats {
+  int candidates = 0;  // candidates in the batch
+  int built = 0;       // compiled successfully
+  int rejected = 0;    // kRejected
+  int errors = 0;      // kBuildError
+  int timeouts = 0;    // kBuildTimeout
+  int threads = 0;     // concurrent compiles used
+  double wall_ms = 0;  // wall time of the whole batch, in milliseconds
+  double sum_build_ms = 0;  // sum of per-candidate build times (> wall_ms when parallel)
+  // Candidates finished per wall-clock minute; 0 for an empty batch.
+  double per_minute() const { return wall_ms > 0 ? candidates * 60000.0 / wall_ms : 0; }
+};
+
+struct BuildBatch {
+  std::vector<BuiltCandidate> candidates;  // same order as the input
+  BuildStats stats;
+};
+
+// Builds every candidate; never throws for a candidate's failure. Throws ktune::UserError
+// for a malformed options.target. The first call in a process also initializes LLVM and
+// the JIT runtime with one tiny compile, outside the timed batch.
+BuildBatch build_candidates(const std::vector<Candidate>& candidates, const BuildOptions& options);
+
+// Abandoned compiles (see the top of this file) still running in the background.
+int late_builds_in_flight();
+
+// Waits until no abandoned compile is running or `timeout_ms` has passed; true if none is
+// left. Call it before exiting a process that abandoned compiles.
+bool wait_for_late_builds(double timeout_ms);
+
+}  // namespace ktune::measure

@@ -1,0 +1,70 @@
+#include "measure/internal/child_measure.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "subgraphs/compare.h"
+
+namespace ktune::measure::internal {
+namespace {
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData& workload,
+                               const subgraphs::Subgraph& subgraph, const TimingProtocol& protocol,
+                               int threads, SetNumThreadsFn set_num_threads) {
+  MeasureResult result;
+  result.threads = threads;
+  // The pool reads HL_NUM_THREADS when it starts; set_num_threads covers a pool that the
+  // runtime already initialized.
+  setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  if (set_num_threads) set_num_threads(threads);
+
+  // Copies of the handles: binding buffers changes only this child's memory.
+  subgraphs::BuiltPipeline built = kernel.built;
+  for (size_t i = 0; i < built.inputs.size() && i < workload.inputs.size(); ++i) {
+    built.inputs[i].set_buffer(workload.inputs[i]);
+  }
+  std::vector<Halide::Buffer<>> outputs;
+  for (const subgraphs::TensorInfo& info : subgraph.outputs()) {
+    std::vector<int> sizes(info.shape.rbegin(), info.shape.rend());
+    outputs.emplace_back(Halide::Buffer<float>(sizes));
+  }
+  Halide::Realization realization(outputs);
+  Halide::Pipeline pipeline = built.pipeline;
+  const auto run_once = [&] { pipeline.realize(realization, kernel.target); };
+
+  try {
+    run_once();
+    std::vector<subgraphs::Tensor> got;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Halide::Buffer<float> b = outputs[i];
+      got.push_back({subgraph.outputs()[i].shape, std::vector<float>(b.data(), b.data() + b.number_of_elements())});
+    }
+    const subgraphs::Comparison cmp = subgraphs::compare_outputs(got, workload.reference);
+    result.max_error = cmp.max_error;
+    if (!cmp.passed()) {
+      result.status = MeasureStatus::kWrongResult;
+      result.message = cmp.describe();
+      return result;
+    }
+    const TimingSummary s = summarize(run_timing_protocol(protocol, run_once));
+    result.median_ns = s.median_ns;
+    result.min_ns = s.min_ns;
+    result.spread_ns = s.spread_ns;
+    result.repeats = s.repeats;
+  } catch (const Halide::Error& e) {
+    // Pipeline::realize turns the messages the JIT runtime's error handler collected
+    // (halide_error) into this exception, so e.what() is Halide's own text.
+    result.status = MeasureStatus::kRuntimeError;
+    result.message = trimmed(e.what());
+  }
+  return result;
+}
+
+}  // namespace ktune::measure::internal

@@ -1,0 +1,34 @@
+// Running a function in a forked child with a deadline: the child writes its answer to a
+// pipe and exits; the parent poll()s the pipe, SIGKILLs the child when the deadline
+// passes, and reaps it. A child that crashes, hangs or exits early never harms the parent.
+// No Halide here: the callers decide what runs in the child (PLATFORM_NOTES.md item 9).
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace ktune::measure::internal {
+
+// How the child ended and what it wrote.
+struct ChildOutcome {
+  std::string output;      // every byte the child wrote to its pipe
+  bool timed_out = false;  // the deadline passed and the parent killed it (SIGKILL)
+  int signal = 0;          // signal that ended it (SIGKILL when timed_out); 0 if it exited
+  int exit_code = -1;      // exit status when it exited normally; -1 otherwise
+  double wall_ms = 0;      // from fork to reaping, in milliseconds
+  std::string error;       // non-empty if fork or pipe failed (the child never ran)
+};
+
+// Exit code of a child whose body threw an exception.
+inline constexpr int kChildExceptionExit = 3;
+
+// Forks; the child resets crash signals to their defaults, disables core dumps, runs
+// `body(fd)` (fd is the write end of the pipe) and calls _exit(0), or
+// _exit(kChildExceptionExit) if body throws. The parent gives it `timeout_ms`. Call only
+// while no other thread of this process holds a Halide or LLVM lock (no compile running).
+ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeout_ms);
+
+// Writes all of `size` bytes, retrying partial writes and EINTR; false on any error.
+bool write_all(int fd, const void* data, size_t size);
+
+}  // namespace ktune::measure::internal

@@ -1,0 +1,99 @@
+// The Runner measures built candidates one at a time, each in a forked child so that a
+// crash or a hang is recorded instead of taking the process down. The child checks the
+// output against the subgraph's reference (a mismatch is never timed), then times the
+// kernel with the TimingProtocol using an explicit thread count (default: every core).
+//
+// Isolation and threads (PLATFORM_NOTES.md item 9): the parent never executes a pipeline;
+// references are computed in a child too. Because the caller might have run one anyway,
+// the parent also shuts the JIT thread pool down before every fork, so each child starts
+// a pool with all of its workers.
+//
+// Timeouts follow the incumbent, the best median measured so far for the same workload
+// (workload key): a run is killed once it takes `timeout_slowdown` times what the
+// incumbent's whole protocol would take, plus a floor, never more than the cap.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measure/builder.h"
+#include "measure/measure_result.h"
+#include "measure/timing_protocol.h"
+
+namespace ktune::subgraphs {
+class Subgraph;
+}
+
+namespace ktune::measure {
+
+struct RunOptions {
+  // Threads a kernel may use (HL_NUM_THREADS in the child); 0 means every core this
+  // process may use.
+  int threads = 0;
+  // Warm-up, minimum repeats, minimum total time and maximum repeats.
+  TimingProtocol timing;
+  // A run may take this many times the incumbent's expected protocol time; > 1.
+  double timeout_slowdown = 20;
+  // Added to every relative limit (fork, page faults, the correctness check), milliseconds.
+  double timeout_floor_ms = 2000;
+  // Absolute limit of one run, and the limit when the workload has no incumbent, ms.
+  double timeout_cap_ms = 120000;
+  // Limit for computing a subgraph's reference in its child, milliseconds.
+  double reference_timeout_ms = 600000;
+  // Seed of Subgraph::make_inputs: every candidate of a subgraph sees the same inputs.
+  uint64_t input_seed = 1;
+};
+
+// The run limit in milliseconds for a workload whose incumbent median is
+// `incumbent_median_ns` (nullopt: no incumbent, the cap):
+//   min(cap, floor + min_total_ms + slowdown * incumbent * (2 + warmup_runs + min_repeats)).
+// A candidate up to `slowdown` times slower than the incumbent always finishes.
+double run_timeout_ms(const RunOptions& options, std::optional<double> incumbent_median_ns);
+
+class Runner {
+ public:
+  explicit Runner(RunOptions options = {});
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Measures one candidate. A candidate that did not build is returned as built (status
+  // and build_ms). Never throws for anything the candidate does. Waits first for compiles
+  // the Builder abandoned (up to the timeout cap), since they would disturb the timing.
+  MeasureResult run(const BuiltCandidate& candidate);
+
+  // Makes `subgraph`'s seeded inputs and computes its reference in a child, unless done
+  // already; run() does it on first use. Returns the wall time it took in milliseconds (0
+  // when already prepared). Like run(), call it only while no compile is running.
+  double prepare(const subgraphs::Subgraph& subgraph);
+
+  // run() for each candidate, in order.
+  std::vector<MeasureResult> run_all(const std::vector<BuiltCandidate>& candidates);
+
+  // Records a median measured elsewhere (a database, an earlier process) as a possible
+  // incumbent of `workload_key`; the smaller of it and the current one is kept.
+  void note_incumbent(const std::string& workload_key, double median_ns);
+
+  // The best median measured or noted for `workload_key`, nullopt if none.
+  std::optional<double> incumbent(const std::string& workload_key) const;
+
+  // The run limit now in force for `workload_key`, in milliseconds.
+  double timeout_ms(const std::string& workload_key) const;
+
+  // The thread count kernels run with (options.threads resolved).
+  int threads() const { return threads_; }
+  const RunOptions& options() const { return options_; }
+
+ private:
+  struct Workloads;  // per-subgraph inputs and references, defined in runner.cc
+
+  RunOptions options_;
+  int threads_ = 1;                         // resolved kernel thread count
+  std::map<std::string, double> incumbents_;  // workload key -> best median, ns
+  std::unique_ptr<Workloads> workloads_;
+};
+
+}  // namespace ktune::measure

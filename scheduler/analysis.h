@@ -1,0 +1,78 @@
+// Analysis of a subgraph's algorithm, done once per (subgraph, target) before any
+// schedule exists: every Func and stage, their loops with extents (from the estimates),
+// the producer -> consumer graph, the isl access relations of each stage, and the legality
+// facts the Space relies on (which loops carry a dependence, which reductions may be
+// split with rfactor, where each Func may be computed).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scheduler/target_info.h"
+
+namespace ktune::subgraphs {
+class Subgraph;
+}
+
+namespace ktune::scheduler {
+
+// One loop of a stage before scheduling.
+struct LoopAnalysis {
+  std::string name;          // Halide variable name ("x", or "k$x" for a reduction variable)
+  int64_t extent = 1;        // iterations (from the estimates)
+  bool is_reduction = false; // a reduction variable
+  bool carries_dependence = false;  // two iterations differing in this loop touch the same
+                                    // element with a write (isl): not parallel or vectorizable
+};
+
+// A call from a stage to a producer Func (or an input).
+struct ProducerUse {
+  int func = -1;             // index into Analysis::funcs; -1 for a pipeline input
+  std::string name;          // Func name or input name
+  std::string access;        // isl relation from the stage's loops to the producer's elements
+  bool affine = true;        // false when `access` is a conservative over-approximation
+};
+
+// A pure definition (stage 0) or an update (stage k = update k-1).
+struct StageAnalysis {
+  int stage = 0;
+  std::vector<LoopAnalysis> loops;  // innermost first, in Halide's default nesting
+                                    // (an update's reduction loops inside its pure loops)
+  std::string domain;               // isl set of the stage's iterations
+  std::string write;                // isl relation from iterations to the elements stored
+  std::vector<ProducerUse> uses;    // every call in the stage's definition
+  bool rfactor_ok = false;          // an associative update (f = f + e, *, min, max)
+  int arith_ops = 0;                // arithmetic operations per iteration (+ - * / min max select, calls)
+  const LoopAnalysis* find(const std::string& loop) const;
+};
+
+struct FuncAnalysis {
+  std::string name;                  // unique; Halide's "$N" suffixes removed
+  bool is_output = false;
+  std::vector<std::string> args;     // pure variables, innermost first
+  std::vector<int64_t> extents;      // extent of each pure variable's region
+  std::vector<StageAnalysis> stages;
+  std::vector<std::pair<int, int>> consumers;  // (func index, stage) of every stage that calls it
+  bool has_updates() const { return stages.size() > 1; }
+  // The one consumer Func, or -1 when it has none or several.
+  int single_consumer() const;
+};
+
+class Analysis {
+ public:
+  std::vector<FuncAnalysis> funcs;  // producers before consumers
+  TargetInfo target;
+  std::string isl_status = "ok";    // "ok", or why isl analysis fell back to conservative facts
+
+  const FuncAnalysis* find(const std::string& name) const;
+  int index_of(const std::string& name) const;  // -1 if absent
+};
+
+// Builds the subgraph's pipeline once and analyzes it.
+Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target);
+
+// Identifier-safe form of a loop name ("k$x" -> "k_x") used for split products.
+std::string loop_identifier(const std::string& loop);
+
+}  // namespace ktune::scheduler

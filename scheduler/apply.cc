@@ -1,0 +1,265 @@
+// Entry points: apply() walks the schedule once, making each Halide scheduling call and
+// writing the same call as C++ text; lower() and loop_nest_text() inspect the result.
+#include "scheduler/apply.h"
+
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "scheduler/internal/func_names.h"
+#include "scheduler/loop_nest.h"
+#include "subgraphs/built_pipeline.h"
+#include "subgraphs/subgraph.h"
+
+namespace ktune::scheduler {
+namespace {
+
+// Emits Halide calls and their C++ text together.
+class Applier {
+ public:
+  Applier(const Analysis& analysis, std::map<std::string, Halide::Func> funcs)
+      : analysis_(analysis), funcs_(std::move(funcs)) {}
+
+  void apply(const Schedule& schedule) {
+    for (const FuncSchedule& fs : schedule.funcs) apply_compute(fs, schedule);
+    for (const FuncSchedule& fs : schedule.funcs) {
+      for (const StageSchedule& st : fs.stages) apply_stage(fs, st);
+    }
+  }
+
+  std::string source(const Schedule& schedule, const std::string& workload) const {
+    std::ostringstream os;
+    os << "// ktune schedule " << schedule.hash() << " for " << workload << " (Halide 14).\n";
+    os << "// Expects a Func handle named after each Func it schedules.\n{\n  using namespace Halide;\n";
+    if (!vars_.empty()) {
+      os << "  Var";
+      bool first = true;
+      for (const std::string& v : vars_) {
+        os << (first ? " " : ", ") << loop_identifier(v) << "(\"" << v << "\")";
+        first = false;
+      }
+      os << ";\n";
+    }
+    if (!rvars_.empty()) {
+      os << "  RVar";
+      bool first = true;
+      for (const std::string& v : rvars_) {
+        os << (first ? " " : ", ") << loop_identifier(v) << "(\"" << v << "\")";
+        first = false;
+      }
+      os << ";\n";
+    }
+    os << body_.str() << "}\n";
+    return os.str();
+  }
+
+ private:
+  // Whether `loop` of stage `stage` of `func` is a reduction loop (original or split piece).
+  bool is_rvar(const std::string& func, int stage, const Schedule* schedule, const std::string& loop) const {
+    const FuncAnalysis* fa = analysis_.find(func);
+    if (!fa || stage >= static_cast<int>(fa->stages.size())) return false;
+    StageSchedule st;
+    st.stage = stage;
+    if (schedule) {
+      if (const FuncSchedule* fs = schedule->find(func)) {
+        for (const StageSchedule& x : fs->stages) {
+          if (x.stage == stage) st = x;
+        }
+      }
+    }
+    std::string error;
+    const auto nest = build_loop_nest(fa->stages[stage], st, &error);
+    const NestLoop* l = nest ? nest->find(loop) : nullptr;
+    return l && l->is_reduction;
+  }
+
+  Halide::VarOrRVar loop_var(const std::string& name, bool rvar) {
+    (rvar ? rvars_ : vars_).insert(name);
+    if (rvar) return Halide::VarOrRVar(Halide::RVar(name));
+    return Halide::VarOrRVar(Halide::Var(name));
+  }
+
+  void apply_compute(const FuncSchedule& fs, const Schedule& schedule) {
+    Halide::Func f = funcs_.at(fs.func);
+    switch (fs.compute.kind) {
+      case ComputeLocation::Kind::kInline:
+        body_ << "  // " << fs.func << " is inlined\n";
+        break;
+      case ComputeLocation::Kind::kRoot:
+        f.compute_root();
+        body_ << "  " << fs.func << ".compute_root();\n";
+        break;
+      case ComputeLocation::Kind::kAt: {
+        Halide::Func c = funcs_.at(fs.compute.consumer);
+        const bool rvar = is_rvar(fs.compute.consumer, fs.compute.consumer_stage, &schedule, fs.compute.loop);
+        // Halide 14 only accepts the default stage index (the consumer's last stage); the
+        // Space offers only loops of that stage.
+        f.compute_at(Halide::LoopLevel(c, loop_var(fs.compute.loop, rvar)));
+        body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << loop_identifier(fs.compute.loop) << ");\n";
+        break;
+      }
+    }
+  }
+
+  void apply_stage(const FuncSchedule& fs, const StageSchedule& st) {
+    Halide::Func f = funcs_.at(fs.func);
+    Halide::Stage s = st.stage == 0 ? Halide::Stage(f) : f.update(st.stage - 1);
+    const std::string label = st.stage == 0 ? fs.func : fs.func + ".update(" + std::to_string(st.stage - 1) + ")";
+    const FuncAnalysis& fa = *analysis_.find(fs.func);
+    std::string error;
+    const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
+    auto rvar = [&](const std::string& loop) {
+      for (const LoopSplit& sp : st.splits) {
+        if (sp.outer == loop || sp.inner == loop) return rvar_of_split(fa.stages[st.stage], st, sp);
+      }
+      const LoopAnalysis* l = fa.stages[st.stage].find(loop);
+      return l && l->is_reduction;
+    };
+    for (const LoopSplit& sp : st.splits) {
+      const bool r = rvar_of_split(fa.stages[st.stage], st, sp);
+      // Pure loops never compute past their region (GuardWithIf): rounding up would read
+      // inputs beyond their fixed bounds. Reduction loops use Halide's default (also guarded).
+      const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
+      s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
+      body_ << "  " << label << ".split(" << loop_identifier(sp.loop) << ", " << loop_identifier(sp.outer) << ", "
+            << loop_identifier(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
+    }
+    if (st.rfactor) {
+      Halide::Var u("u");
+      vars_.insert("u");
+      rvars_.insert(st.rfactor->loop);
+      Halide::Func intm = s.rfactor(Halide::RVar(st.rfactor->loop), u);
+      const std::string iname = fs.func + "_intm";
+      body_ << "  Func " << iname << " = " << label << ".rfactor(" << loop_identifier(st.rfactor->loop) << ", u);\n";
+      intm.compute_root();
+      body_ << "  " << iname << ".compute_root();\n";
+      if (st.rfactor->vectorize_u) {
+        intm.vectorize(u);
+        intm.update(0).vectorize(u);
+        body_ << "  " << iname << ".vectorize(u);\n  " << iname << ".update(0).vectorize(u);\n";
+      } else {
+        intm.parallel(u);
+        intm.update(0).parallel(u);
+        body_ << "  " << iname << ".parallel(u);\n  " << iname << ".update(0).parallel(u);\n";
+      }
+      // What remains of the stage: its pure loops.
+      if (!st.parallel.empty()) {
+        s.parallel(loop_var(st.parallel[0], false));
+        body_ << "  " << label << ".parallel(" << loop_identifier(st.parallel[0]) << ");\n";
+      }
+      return;
+    }
+    if (!st.order.empty()) {
+      std::vector<Halide::VarOrRVar> order;
+      body_ << "  " << label << ".reorder(";
+      for (size_t i = 0; i < st.order.size(); ++i) {
+        order.push_back(loop_var(st.order[i], rvar(st.order[i])));
+        body_ << (i ? ", " : "") << loop_identifier(st.order[i]);
+      }
+      body_ << ");\n";
+      s.reorder(order);
+    }
+    if (!st.parallel.empty()) {
+      std::string fused = st.parallel[0];
+      for (size_t i = 1; i < st.parallel.size(); ++i) {
+        const std::string next = fused + "_" + st.parallel[i];
+        s.fuse(loop_var(st.parallel[i], false), loop_var(fused, false), loop_var(next, false));
+        body_ << "  " << label << ".fuse(" << loop_identifier(st.parallel[i]) << ", " << loop_identifier(fused) << ", "
+              << loop_identifier(next) << ");\n";
+        fused = next;
+      }
+      s.parallel(loop_var(fused, false));
+      body_ << "  " << label << ".parallel(" << loop_identifier(fused) << ");\n";
+    }
+    if (!st.vectorize.empty()) {
+      s.vectorize(loop_var(st.vectorize, rvar(st.vectorize)));
+      body_ << "  " << label << ".vectorize(" << loop_identifier(st.vectorize) << ");\n";
+    }
+    for (const std::string& u : st.unroll) {
+      s.unroll(loop_var(u, rvar(u)));
+      body_ << "  " << label << ".unroll(" << loop_identifier(u) << ");\n";
+    }
+    (void)nest;
+  }
+
+  // A split piece is a reduction variable if the loop it splits is.
+  static bool rvar_of_split(const StageAnalysis& sa, const StageSchedule& st, const LoopSplit& sp) {
+    std::string loop = sp.loop;
+    for (int guard = 0; guard < 64; ++guard) {
+      if (const LoopAnalysis* l = sa.find(loop)) return l->is_reduction;
+      bool found = false;
+      for (const LoopSplit& other : st.splits) {
+        if (other.outer == loop || other.inner == loop) {
+          loop = other.loop;
+          found = true;
+          break;
+        }
+      }
+      if (!found) return false;
+    }
+    return false;
+  }
+
+  const Analysis& analysis_;
+  std::map<std::string, Halide::Func> funcs_;
+  std::set<std::string> vars_, rvars_;  // loop names used, for the declarations
+  std::ostringstream body_;
+};
+
+}  // namespace
+
+ApplyResult apply(const Schedule& schedule, const subgraphs::Subgraph& subgraph, const Analysis& analysis) {
+  ApplyResult result;
+  auto built = std::make_shared<subgraphs::BuiltPipeline>(subgraph.build());
+  const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(*built);
+  const std::vector<std::string> names = stable_func_names(funcs);
+  std::map<std::string, Halide::Func> by_name;
+  for (size_t i = 0; i < funcs.size(); ++i) by_name.emplace(names[i], funcs[i]);
+  for (const FuncSchedule& fs : schedule.funcs) {
+    if (!by_name.count(fs.func) || !analysis.find(fs.func)) {
+      result.error = "the schedule names Func \"" + fs.func + "\", which this subgraph does not have";
+      return result;
+    }
+  }
+  Applier applier(analysis, by_name);
+  try {
+    applier.apply(schedule);
+  } catch (const Halide::Error& e) {
+    result.error = e.what();
+    return result;
+  }
+  result.source = applier.source(schedule, subgraph.name());
+  result.built = built;
+  result.ok = true;
+  return result;
+}
+
+std::optional<std::string> lower(const ApplyResult& applied, const std::string& halide_target) {
+  if (!applied.ok) return applied.error;
+  try {
+    Halide::Pipeline p = applied.built->pipeline;
+    const Halide::Target target = halide_target == "host" ? Halide::get_host_target() : Halide::Target(halide_target);
+    p.compile_to_module(p.infer_arguments(), "ktune_candidate", target);
+  } catch (const Halide::Error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+std::string loop_nest_text(const ApplyResult& applied) {
+  if (!applied.ok) return "";
+  std::ostringstream captured;
+  std::streambuf* old = std::cerr.rdbuf(captured.rdbuf());
+  try {
+    Halide::Pipeline p = applied.built->pipeline;
+    p.print_loop_nest();
+  } catch (const Halide::Error& e) {
+    std::cerr.rdbuf(old);
+    return std::string("error: ") + e.what();
+  }
+  std::cerr.rdbuf(old);
+  return captured.str();
+}
+
+}  // namespace ktune::scheduler

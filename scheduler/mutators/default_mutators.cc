@@ -1,0 +1,22 @@
+// The mutator weight table, per target kind: all the weights, reviewed in one place.
+#include "scheduler/mutators/mutator.h"
+
+namespace ktune::scheduler {
+
+std::vector<WeightedMutator> default_mutators(const std::string& target_kind) {
+  // CPU: tile sizes and compute locations decide most of the performance; loop order,
+  // vector width, unrolling and parallel granularity refine; rfactor is rarely needed.
+  (void)target_kind;
+  return {
+      {make_tile_size_mutator(), 4.0},
+      {make_compute_location_mutator(), 2.0},
+      {make_inline_mutator(), 1.0},
+      {make_vector_width_mutator(), 1.0},
+      {make_unroll_mutator(), 1.0},
+      {make_parallel_mutator(), 1.0},
+      {make_loop_order_mutator(), 1.5},
+      {make_rfactor_mutator(), 0.5},
+  };
+}
+
+}  // namespace ktune::scheduler

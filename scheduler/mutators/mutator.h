@@ -1,0 +1,42 @@
+// A Mutator changes one decision of a schedule to a different legal value, or returns
+// nothing when it has nothing to change. Each lives in its own file
+// (scheduler/mutators/mutate_<what>.cc); default_mutators.cc holds the weights.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "scheduler/rng.h"
+#include "scheduler/schedule.h"
+
+namespace ktune::scheduler {
+
+class Space;
+
+class Mutator {
+ public:
+  virtual ~Mutator() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::optional<Schedule> mutate(const Schedule& schedule, const Space& space, Rng& rng) const = 0;
+};
+
+struct WeightedMutator {
+  std::shared_ptr<const Mutator> mutator;
+  double weight = 1.0;  // relative probability of being drawn
+};
+
+std::unique_ptr<Mutator> make_tile_size_mutator();         // change one split factor
+std::unique_ptr<Mutator> make_compute_location_mutator();  // root <-> at, or another loop
+std::unique_ptr<Mutator> make_inline_mutator();            // inline <-> root for pure Funcs
+std::unique_ptr<Mutator> make_vector_width_mutator();      // another width, or vectorize on/off
+std::unique_ptr<Mutator> make_unroll_mutator();            // unroll a small inner loop, or stop
+std::unique_ptr<Mutator> make_parallel_mutator();          // more or fewer fused parallel loops
+std::unique_ptr<Mutator> make_loop_order_mutator();        // swap two adjacent loops
+std::unique_ptr<Mutator> make_rfactor_mutator();           // split a reduction with rfactor, or undo it
+
+// The weight table for a target ("cpu" for now).
+std::vector<WeightedMutator> default_mutators(const std::string& target_kind);
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,244 @@
+#include "scheduler/schedule.h"
+
+#include "common/error.h"
+#include "common/hash.h"
+
+namespace ktune::scheduler {
+namespace {
+
+using nlohmann::json;
+
+// Ordered JSON so the canonical text does not depend on insertion order.
+using ordered = nlohmann::ordered_json;
+
+ordered strings(const std::vector<std::string>& v) {
+  ordered a = ordered::array();
+  for (const std::string& s : v) a.push_back(s);
+  return a;
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& path, const std::string& msg) {
+  throw UserError(format_user_error(where, path, msg));
+}
+
+const json& field(const json& obj, const std::string& key, const std::string& where, const std::string& path) {
+  if (!obj.is_object()) fail(where, path, "expected an object");
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(where, path, "missing required field \"" + key + "\"");
+  return *it;
+}
+
+std::string string_field(const json& obj, const std::string& key, const std::string& where,
+                         const std::string& path, bool required = true) {
+  if (!required && !obj.contains(key)) return "";
+  const json& j = field(obj, key, where, path);
+  if (!j.is_string()) fail(where, path + "." + key, "expected a string, found " + j.dump());
+  return j.get<std::string>();
+}
+
+int64_t int_field(const json& obj, const std::string& key, const std::string& where, const std::string& path) {
+  const json& j = field(obj, key, where, path);
+  if (!j.is_number_integer()) fail(where, path + "." + key, "expected an integer, found " + j.dump());
+  return j.get<int64_t>();
+}
+
+std::vector<std::string> string_list(const json& obj, const std::string& key, const std::string& where,
+                                     const std::string& path) {
+  std::vector<std::string> out;
+  if (!obj.contains(key)) return out;
+  const json& j = obj.at(key);
+  if (!j.is_array()) fail(where, path + "." + key, "expected an array of loop names, found " + j.dump());
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string()) fail(where, path + "." + key + "[" + std::to_string(i) + "]", "expected a string");
+    out.push_back(j[i].get<std::string>());
+  }
+  return out;
+}
+
+void check_keys(const json& obj, const std::vector<std::string>& allowed, const std::string& where,
+                const std::string& path) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool ok = false;
+    for (const std::string& a : allowed) ok |= a == it.key();
+    if (!ok) fail(where, path + "." + it.key(), "unknown field \"" + it.key() + "\"");
+  }
+}
+
+}  // namespace
+
+const char* to_string(ComputeLocation::Kind kind) {
+  switch (kind) {
+    case ComputeLocation::Kind::kInline: return "inline";
+    case ComputeLocation::Kind::kRoot: return "root";
+    case ComputeLocation::Kind::kAt: return "at";
+  }
+  return "?";
+}
+
+bool ComputeLocation::operator==(const ComputeLocation& o) const {
+  return kind == o.kind && (kind != Kind::kAt || (consumer == o.consumer && consumer_stage == o.consumer_stage && loop == o.loop));
+}
+bool LoopSplit::operator==(const LoopSplit& o) const {
+  return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor;
+}
+bool RFactor::operator==(const RFactor& o) const { return loop == o.loop && vectorize_u == o.vectorize_u; }
+bool GpuMapping::operator==(const GpuMapping& o) const {
+  return blocks == o.blocks && threads == o.threads && memory == o.memory;
+}
+bool StageSchedule::operator==(const StageSchedule& o) const {
+  return stage == o.stage && splits == o.splits && order == o.order && parallel == o.parallel &&
+         vectorize == o.vectorize && unroll == o.unroll && rfactor == o.rfactor && gpu == o.gpu;
+}
+bool FuncSchedule::operator==(const FuncSchedule& o) const {
+  return func == o.func && compute == o.compute && stages == o.stages;
+}
+
+FuncSchedule* Schedule::find(const std::string& func) {
+  for (FuncSchedule& f : funcs) {
+    if (f.func == func) return &f;
+  }
+  return nullptr;
+}
+
+const FuncSchedule* Schedule::find(const std::string& func) const {
+  return const_cast<Schedule*>(this)->find(func);
+}
+
+json Schedule::to_json() const {
+  ordered root;
+  ordered fs = ordered::array();
+  for (const FuncSchedule& f : funcs) {
+    ordered fj;
+    fj["func"] = f.func;
+    ordered c;
+    c["kind"] = to_string(f.compute.kind);
+    if (f.compute.kind == ComputeLocation::Kind::kAt) {
+      c["consumer"] = f.compute.consumer;
+      c["consumer_stage"] = f.compute.consumer_stage;
+      c["loop"] = f.compute.loop;
+    }
+    fj["compute"] = c;
+    ordered stages = ordered::array();
+    for (const StageSchedule& s : f.stages) {
+      ordered sj;
+      sj["stage"] = s.stage;
+      if (!s.splits.empty()) {
+        ordered splits = ordered::array();
+        for (const LoopSplit& sp : s.splits) {
+          ordered spj;
+          spj["loop"] = sp.loop;
+          spj["outer"] = sp.outer;
+          spj["inner"] = sp.inner;
+          spj["factor"] = sp.factor;
+          splits.push_back(spj);
+        }
+        sj["splits"] = splits;
+      }
+      if (!s.order.empty()) sj["order"] = strings(s.order);
+      if (!s.parallel.empty()) sj["parallel"] = strings(s.parallel);
+      if (!s.vectorize.empty()) sj["vectorize"] = s.vectorize;
+      if (!s.unroll.empty()) sj["unroll"] = strings(s.unroll);
+      if (s.rfactor) {
+        ordered r;
+        r["loop"] = s.rfactor->loop;
+        if (s.rfactor->vectorize_u) r["vectorize_u"] = true;
+        sj["rfactor"] = r;
+      }
+      if (!s.gpu.empty()) {
+        ordered g;
+        if (!s.gpu.blocks.empty()) g["blocks"] = strings(s.gpu.blocks);
+        if (!s.gpu.threads.empty()) g["threads"] = strings(s.gpu.threads);
+        if (!s.gpu.memory.empty()) g["memory"] = s.gpu.memory;
+        sj["gpu"] = g;
+      }
+      stages.push_back(sj);
+    }
+    if (!stages.empty()) fj["stages"] = stages;
+    fs.push_back(fj);
+  }
+  root["funcs"] = fs;
+  return json::parse(root.dump());
+}
+
+Schedule Schedule::from_json(const json& j, const std::string& where) {
+  Schedule s;
+  if (!j.is_object()) fail(where, "(root)", "expected a schedule object with \"funcs\"");
+  check_keys(j, {"funcs"}, where, "(root)");
+  const json& fs = field(j, "funcs", where, "(root)");
+  if (!fs.is_array()) fail(where, "funcs", "expected an array");
+  for (size_t i = 0; i < fs.size(); ++i) {
+    const std::string fp = "funcs[" + std::to_string(i) + "]";
+    check_keys(fs[i], {"func", "compute", "stages"}, where, fp);
+    FuncSchedule f;
+    f.func = string_field(fs[i], "func", where, fp);
+    const json& c = field(fs[i], "compute", where, fp);
+    const std::string cp = fp + ".compute";
+    check_keys(c, {"kind", "consumer", "consumer_stage", "loop"}, where, cp);
+    const std::string kind = string_field(c, "kind", where, cp);
+    if (kind == "inline") {
+      f.compute.kind = ComputeLocation::Kind::kInline;
+    } else if (kind == "root") {
+      f.compute.kind = ComputeLocation::Kind::kRoot;
+    } else if (kind == "at") {
+      f.compute.kind = ComputeLocation::Kind::kAt;
+      f.compute.consumer = string_field(c, "consumer", where, cp);
+      f.compute.consumer_stage = static_cast<int>(int_field(c, "consumer_stage", where, cp));
+      f.compute.loop = string_field(c, "loop", where, cp);
+    } else {
+      fail(where, cp + ".kind", "expected inline, root or at, found \"" + kind + "\"");
+    }
+    if (fs[i].contains("stages")) {
+      const json& stages = fs[i]["stages"];
+      if (!stages.is_array()) fail(where, fp + ".stages", "expected an array");
+      for (size_t k = 0; k < stages.size(); ++k) {
+        const std::string sp = fp + ".stages[" + std::to_string(k) + "]";
+        const json& sj = stages[k];
+        check_keys(sj, {"stage", "splits", "order", "parallel", "vectorize", "unroll", "rfactor", "gpu"}, where, sp);
+        StageSchedule st;
+        st.stage = static_cast<int>(int_field(sj, "stage", where, sp));
+        if (st.stage < 0) fail(where, sp + ".stage", "expected a stage index >= 0");
+        if (sj.contains("splits")) {
+          const json& splits = sj["splits"];
+          if (!splits.is_array()) fail(where, sp + ".splits", "expected an array");
+          for (size_t m = 0; m < splits.size(); ++m) {
+            const std::string pp = sp + ".splits[" + std::to_string(m) + "]";
+            check_keys(splits[m], {"loop", "outer", "inner", "factor"}, where, pp);
+            LoopSplit split{string_field(splits[m], "loop", where, pp), string_field(splits[m], "outer", where, pp),
+                            string_field(splits[m], "inner", where, pp), int_field(splits[m], "factor", where, pp)};
+            if (split.factor < 2) fail(where, pp + ".factor", "expected a factor >= 2, found " + std::to_string(split.factor));
+            st.splits.push_back(split);
+          }
+        }
+        st.order = string_list(sj, "order", where, sp);
+        st.parallel = string_list(sj, "parallel", where, sp);
+        st.vectorize = string_field(sj, "vectorize", where, sp, false);
+        st.unroll = string_list(sj, "unroll", where, sp);
+        if (sj.contains("rfactor")) {
+          const json& r = sj["rfactor"];
+          check_keys(r, {"loop", "vectorize_u"}, where, sp + ".rfactor");
+          RFactor rf;
+          rf.loop = string_field(r, "loop", where, sp + ".rfactor");
+          if (r.contains("vectorize_u")) {
+            if (!r["vectorize_u"].is_boolean()) fail(where, sp + ".rfactor.vectorize_u", "expected true or false");
+            rf.vectorize_u = r["vectorize_u"].get<bool>();
+          }
+          st.rfactor = rf;
+        }
+        if (sj.contains("gpu")) {
+          const json& g = sj["gpu"];
+          check_keys(g, {"blocks", "threads", "memory"}, where, sp + ".gpu");
+          st.gpu.blocks = string_list(g, "blocks", where, sp + ".gpu");
+          st.gpu.threads = string_list(g, "threads", where, sp + ".gpu");
+          st.gpu.memory = string_field(g, "memory", where, sp + ".gpu", false);
+        }
+        f.stages.push_back(st);
+      }
+    }
+    s.funcs.push_back(f);
+  }
+  return s;
+}
+
+std::string Schedule::hash() const { return stable_hash_hex(to_json().dump()); }
+
+}  // namespace ktune::scheduler

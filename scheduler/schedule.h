@@ -1,0 +1,100 @@
+// Schedule: plain data saying, for every Func of a subgraph, where it is computed and how
+// the loops of each of its stages are split, ordered, parallelized, vectorized, unrolled
+// and (for reductions) rfactored. It holds no Halide objects, so it is cheap to copy,
+// hash, compare and share across threads. Its canonical JSON is its identity in the
+// database; scheduler/apply.h turns it into a scheduled pipeline and Halide source.
+//
+//   {"funcs": [{"func": "C", "compute": {"kind": "root"},
+//               "stages": [{"stage": 0, "splits": [{"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 16}],
+//                           "order": ["x_i", "y", "x_o"], "parallel": ["x_o"], "vectorize": "x_i"}]}]}
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ktune::scheduler {
+
+// Where a Func is computed (and stored).
+struct ComputeLocation {
+  enum class Kind { kInline, kRoot, kAt };
+  Kind kind = Kind::kRoot;
+  std::string consumer;    // kAt: the consumer Func whose loop hosts the computation
+  int consumer_stage = 0;  // kAt: the consumer's stage (0 = pure, k = update k-1)
+  std::string loop;        // kAt: a loop of that stage, after its splits
+  bool operator==(const ComputeLocation& o) const;
+};
+
+// Splits `loop` into `outer` (ceil(extent / factor) iterations) and `inner` (factor).
+struct LoopSplit {
+  std::string loop;    // an original loop of the stage or the product of an earlier split
+  std::string outer;   // name of the outer loop it becomes
+  std::string inner;   // name of the inner loop it becomes
+  int64_t factor = 1;  // iterations of the inner loop, >= 2
+  bool operator==(const LoopSplit& o) const;
+};
+
+// Splits a reduction with rfactor: `loop` (a reduction loop after splits) becomes the
+// pure variable "u" of an intermediate Func computed at root, which is then either run
+// in parallel over u (when `loop` is an outer piece) or vectorized over u (inner piece).
+struct RFactor {
+  std::string loop;            // the reduction loop that becomes the intermediate's u
+  bool vectorize_u = false;    // vectorize the intermediate over u instead of parallelizing it
+  bool operator==(const RFactor& o) const;
+};
+
+// GPU mapping of a stage (CUDA targets only; empty on CPU).
+struct GpuMapping {
+  std::vector<std::string> blocks;   // loops mapped to block indices, innermost first
+  std::vector<std::string> threads;  // loops mapped to thread indices, innermost first
+  std::string memory;                // "" (default), "shared" or "register" for compute_at producers
+  bool empty() const { return blocks.empty() && threads.empty() && memory.empty(); }
+  bool operator==(const GpuMapping& o) const;
+};
+
+// The loops of one stage (pure definition or one update).
+struct StageSchedule {
+  int stage = 0;                        // 0 = pure definition, k = update k-1
+  std::vector<LoopSplit> splits;        // applied in order
+  std::vector<std::string> order;       // every loop after splits, innermost first; empty keeps Halide's order
+  std::vector<std::string> parallel;    // adjacent outermost loops, outermost first, fused into one parallel loop; empty = serial
+  std::string vectorize;                // loop vectorized across its whole extent (the vector width); empty = none
+  std::vector<std::string> unroll;      // loops fully unrolled
+  std::optional<RFactor> rfactor;       // update stages only
+  GpuMapping gpu;                       // CUDA targets only
+  bool operator==(const StageSchedule& o) const;
+};
+
+// One Func: its compute location and its stages (only stages with decisions are listed).
+struct FuncSchedule {
+  std::string func;                   // Func name as in the analysis (scheduler/analysis.h)
+  ComputeLocation compute;
+  std::vector<StageSchedule> stages;  // at most one entry per stage, ascending
+  bool operator==(const FuncSchedule& o) const;
+};
+
+class Schedule {
+ public:
+  std::vector<FuncSchedule> funcs;  // in the analysis's order (producers first)
+
+  // Canonical JSON: fixed key order, defaults omitted, integers only.
+  nlohmann::json to_json() const;
+  // Parses a schedule. Throws ktune::UserError naming `where` and the JSON path of the
+  // field that is missing or malformed.
+  static Schedule from_json(const nlohmann::json& json, const std::string& where);
+  // 32 hex digits of the canonical JSON text: the schedule's identity in the database.
+  std::string hash() const;
+
+  FuncSchedule* find(const std::string& func);
+  const FuncSchedule* find(const std::string& func) const;
+
+  bool operator==(const Schedule& o) const { return funcs == o.funcs; }
+  bool operator!=(const Schedule& o) const { return !(*this == o); }
+};
+
+const char* to_string(ComputeLocation::Kind kind);
+
+}  // namespace ktune::scheduler

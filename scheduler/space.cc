@@ -1,0 +1,294 @@
+// Entry points: naive(), heuristic() and sample() all go through build(), which decides
+// Funcs from the outputs back to the inputs (a producer's compute location depends on its
+// consumer's loops); mutate() and crossover() draw from the mutator table and re-validate.
+#include "scheduler/space.h"
+
+#include <algorithm>
+
+#include "scheduler/loop_nest.h"
+#include "scheduler/stage_template.h"
+
+namespace ktune::scheduler {
+namespace {
+
+constexpr int kMaxTries = 64;
+
+// Powers of two in [lo, hi].
+std::vector<int64_t> powers_of_two(int64_t lo, int64_t hi) {
+  std::vector<int64_t> out;
+  for (int64_t p = 1; p <= hi; p *= 2) {
+    if (p >= lo) out.push_back(p);
+  }
+  return out;
+}
+
+// Number of iterations of the pure loops of a stage (the parallelism it offers).
+int64_t pure_iterations(const StageAnalysis& sa) {
+  int64_t n = 1;
+  for (const LoopAnalysis& l : sa.loops) {
+    if (!l.is_reduction) n *= l.extent;
+  }
+  return n;
+}
+
+const LoopAnalysis* nth_pure(const StageAnalysis& sa, size_t n) {
+  size_t seen = 0;
+  for (const LoopAnalysis& l : sa.loops) {
+    if (l.is_reduction) continue;
+    if (seen++ == n) return &l;
+  }
+  return nullptr;
+}
+
+bool has_reduction(const StageAnalysis& sa) {
+  for (const LoopAnalysis& l : sa.loops) {
+    if (l.is_reduction) return true;
+  }
+  return false;
+}
+
+TilingChoice heuristic_choice(const StageAnalysis& sa, const FuncAnalysis& fa, bool at_root, const TargetInfo& t) {
+  TilingChoice c;
+  const int lanes = t.vector_lanes;
+  const LoopAnalysis* v = nth_pure(sa, 0);
+  const LoopAnalysis* y = nth_pure(sa, 1);
+  if (v && v->extent >= lanes) c.vector_width = lanes;
+  const bool reduction = has_reduction(sa);
+  if (reduction) {
+    if (y && y->extent >= 4) {
+      c.second_tile = 4;
+      c.unroll_second = true;
+    }
+    c.reduction_inside_tiles = c.vector_width > 0;
+    if (sa.rfactor_ok && pure_iterations(sa) < 2 * t.cores && sa.loops[0].extent >= 8 * lanes) {
+      c.reduction_split = 4 * lanes;
+      c.rfactor = false;
+    }
+  } else if (y && y->extent >= 8) {
+    c.second_tile = 8;
+  } else if (!y && v && c.vector_width > 0 && v->extent >= 64 * lanes) {
+    c.inner_tile = 64 * lanes;  // a 1-D loop: give each parallel task a block, not one vector
+  }
+  c.parallel_loops = at_root ? 1 : 0;
+  (void)fa;
+  return c;
+}
+
+TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t, Rng& rng) {
+  TilingChoice c;
+  const int lanes = t.vector_lanes;
+  const LoopAnalysis* v = nth_pure(sa, 0);
+  const LoopAnalysis* y = nth_pure(sa, 1);
+  const bool reduction = has_reduction(sa);
+  if (v && rng.chance(0.9)) {
+    std::vector<int64_t> widths;
+    for (int64_t w : {lanes / 2, lanes, 2 * lanes, 4 * lanes}) {
+      if (w >= 2 && w <= v->extent && w <= 64) widths.push_back(w);
+    }
+    if (widths.empty() && v->extent >= 2 && v->extent <= 64) widths.push_back(v->extent);
+    if (!widths.empty()) c.vector_width = rng.chance(0.6) && std::count(widths.begin(), widths.end(), lanes) ? lanes : rng.pick(widths);
+    if (c.vector_width > 0 && rng.chance(0.4)) {
+      std::vector<int64_t> tiles;
+      for (int64_t m : {2, 4, 8, 16, 64, 256}) {
+        if (c.vector_width * m <= v->extent) tiles.push_back(c.vector_width * m);
+      }
+      if (!tiles.empty()) c.inner_tile = rng.pick(tiles);
+    }
+  }
+  if (y && y->extent >= 2 && rng.chance(0.7)) {
+    const std::vector<int64_t> tiles = powers_of_two(2, std::min<int64_t>(y->extent, 64));
+    if (!tiles.empty()) c.second_tile = rng.pick(tiles);
+    c.unroll_second = c.second_tile <= 8 && rng.chance(reduction ? 0.7 : 0.3);
+  }
+  if (reduction) {
+    const int64_t k = sa.loops[0].is_reduction ? sa.loops[0].extent : 0;
+    for (const LoopAnalysis& l : sa.loops) {
+      if (l.is_reduction) {
+        const std::vector<int64_t> splits = powers_of_two(2, std::min<int64_t>(l.extent / 2, 256));
+        if (!splits.empty() && rng.chance(0.4)) c.reduction_split = rng.pick(splits);
+        break;
+      }
+    }
+    (void)k;
+    c.reduction_inside_tiles = rng.chance(0.75);
+    const bool starved = pure_iterations(sa) < 2 * t.cores;
+    if (sa.rfactor_ok && c.reduction_split > 0 && rng.chance(starved ? 0.7 : 0.05)) c.rfactor = rng.chance(0.5);
+  }
+  c.parallel_loops = at_root ? static_cast<int>(rng.pick(std::vector<int64_t>{0, 1, 1, 1, 2, 2, 3})) : 0;
+  return c;
+}
+
+}  // namespace
+
+Space::Space(Analysis analysis)
+    : analysis_(std::move(analysis)), validators_(default_validators()), mutators_(default_mutators("cpu")) {}
+
+Space::~Space() = default;
+
+Schedule Space::naive() const {
+  Schedule s;
+  for (const FuncAnalysis& fa : analysis_.funcs) {
+    FuncSchedule f;
+    f.func = fa.name;
+    f.compute.kind = ComputeLocation::Kind::kRoot;
+    s.funcs.push_back(f);
+  }
+  return s;
+}
+
+std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, int func) const {
+  const FuncAnalysis& fa = analysis_.funcs[func];
+  std::vector<ComputeLocation> options;
+  if (fa.is_output) return {ComputeLocation{ComputeLocation::Kind::kRoot, "", 0, ""}};
+  options.push_back({ComputeLocation::Kind::kRoot, "", 0, ""});
+  if (!fa.has_updates()) options.push_back({ComputeLocation::Kind::kInline, "", 0, ""});
+  const int consumer = fa.single_consumer();
+  if (consumer < 0) return options;
+  const FuncSchedule* cs = schedule.find(analysis_.funcs[consumer].name);
+  if (!cs || cs->compute.kind == ComputeLocation::Kind::kInline) return options;
+  const int last_stage = static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1;
+  for (const auto& [cf, cstage] : fa.consumers) {
+    // Halide 14 resolves compute_at loops in the consumer's last stage only.
+    if (cstage != last_stage) continue;
+    StageSchedule st;
+    st.stage = cstage;
+    for (const StageSchedule& x : cs->stages) {
+      if (x.stage == cstage) st = x;
+    }
+    if (st.rfactor) continue;
+    std::string error;
+    const auto nest = build_loop_nest(analysis_.funcs[consumer].stages[cstage], st, &error);
+    if (!nest) continue;
+    for (const NestLoop& l : nest->loops) {
+      if (l.name == st.vectorize) continue;
+      if (std::find(st.unroll.begin(), st.unroll.end(), l.name) != st.unroll.end()) continue;
+      if (st.parallel.size() > 1 && std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
+      options.push_back({ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, cstage, l.name});
+    }
+  }
+  return options;
+}
+
+Schedule Space::build(Rng* rng) const {
+  Schedule s;
+  s.funcs.resize(analysis_.funcs.size());
+  for (int i = static_cast<int>(analysis_.funcs.size()) - 1; i >= 0; --i) {
+    const FuncAnalysis& fa = analysis_.funcs[i];
+    FuncSchedule& f = s.funcs[i];
+    f.func = fa.name;
+    const std::vector<ComputeLocation> options = compute_options(s, i);
+    std::vector<ComputeLocation> at;
+    for (const ComputeLocation& o : options) {
+      if (o.kind == ComputeLocation::Kind::kAt) at.push_back(o);
+    }
+    const bool can_inline = !fa.has_updates() && !fa.is_output;
+    bool consumed_by_reduction = fa.consumers.size() > 1;
+    for (const auto& [cf, cstage] : fa.consumers) consumed_by_reduction |= cstage > 0;
+    if (fa.is_output) {
+      f.compute.kind = ComputeLocation::Kind::kRoot;
+    } else if (!rng) {
+      if (can_inline && !consumed_by_reduction) {
+        f.compute.kind = ComputeLocation::Kind::kInline;
+      } else if (fa.has_updates() && !at.empty()) {
+        // The innermost outer tile loop of the consumer: one tile of the consumer per
+        // computation of the reduction.
+        f.compute = at.back();
+        for (const ComputeLocation& o : at) {
+          const std::string& loop = o.loop;
+          if (loop.size() > 2 && loop.compare(loop.size() - 2, 2, "_o") == 0) {
+            f.compute = o;
+            break;
+          }
+        }
+      } else {
+        f.compute.kind = ComputeLocation::Kind::kRoot;
+      }
+    } else {
+      const double r = static_cast<double>(rng->below(1000)) / 1000.0;
+      if (can_inline && r < (consumed_by_reduction ? 0.35 : 0.7)) {
+        f.compute.kind = ComputeLocation::Kind::kInline;
+      } else if (!at.empty() && rng->chance(fa.has_updates() ? 0.6 : 0.5)) {
+        f.compute = rng->pick(at);
+      } else {
+        f.compute.kind = ComputeLocation::Kind::kRoot;
+      }
+    }
+    if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
+    const bool root = f.compute.kind == ComputeLocation::Kind::kRoot;
+    for (const StageAnalysis& sa : fa.stages) {
+      const TilingChoice c = rng ? sampled_choice(sa, root, analysis_.target, *rng)
+                                 : heuristic_choice(sa, fa, root, analysis_.target);
+      StageSchedule st = make_stage(sa, c);
+      if (!st.splits.empty() || !st.order.empty() || !st.parallel.empty() || !st.vectorize.empty() ||
+          !st.unroll.empty() || st.rfactor) {
+        f.stages.push_back(st);
+      }
+    }
+  }
+  return s;
+}
+
+Schedule Space::heuristic() const { return build(nullptr); }
+
+std::optional<Schedule> Space::sample(Rng& rng) const {
+  for (int t = 0; t < kMaxTries; ++t) {
+    Schedule s = build(&rng);
+    if (!validate(s)) return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<Schedule> Space::propose(const Schedule& schedule, Rng& rng, std::string* mutator) const {
+  double total = 0;
+  for (const WeightedMutator& m : mutators_) total += m.weight;
+  double r = static_cast<double>(rng.below(1 << 20)) / (1 << 20) * total;
+  const WeightedMutator* chosen = &mutators_.back();
+  for (const WeightedMutator& m : mutators_) {
+    if (r < m.weight) {
+      chosen = &m;
+      break;
+    }
+    r -= m.weight;
+  }
+  if (mutator) *mutator = std::string(chosen->mutator->name());
+  std::optional<Schedule> out = chosen->mutator->mutate(schedule, *this, rng);
+  if (out && *out == schedule) return std::nullopt;
+  return out;
+}
+
+std::optional<Schedule> Space::mutate(const Schedule& schedule, Rng& rng, std::string* mutator) const {
+  for (int t = 0; t < kMaxTries; ++t) {
+    std::string name;
+    std::optional<Schedule> out = propose(schedule, rng, &name);
+    if (out && !validate(*out)) {
+      if (mutator) *mutator = name;
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Schedule> Space::crossover(const Schedule& a, const Schedule& b, Rng& rng) const {
+  if (a.funcs.size() != b.funcs.size()) return std::nullopt;
+  for (int t = 0; t < kMaxTries / 4; ++t) {
+    Schedule child = a;
+    for (size_t i = 0; i < child.funcs.size(); ++i) {
+      if (rng.chance(0.5)) child.funcs[i] = b.funcs[i];
+    }
+    if (!validate(child)) return child;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Space::validate(const Schedule& schedule, ValidationCounts* counts) const {
+  if (counts) ++counts->checked;
+  for (const auto& v : validators_) {
+    if (auto reason = v->check(schedule, analysis_)) {
+      if (counts) ++counts->rejected[std::string(v->name())];
+      return std::string(v->name()) + ": " + *reason;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ktune::scheduler

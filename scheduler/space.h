@@ -1,0 +1,68 @@
+// Space: the schedules that exist for one subgraph on one target. Built once from the
+// analysis; it samples schedules (following what works: inline cheap producers, tile
+// reductions in registers, parallelize outer loops, vectorize the contiguous dimension),
+// mutates and crosses them over, validates them, and provides the two named reference
+// schedules `naive` and `heuristic`.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/analysis.h"
+#include "scheduler/mutators/mutator.h"
+#include "scheduler/rng.h"
+#include "scheduler/schedule.h"
+#include "scheduler/validators/validator.h"
+
+namespace ktune::scheduler {
+
+// Rejections per validator, for the acceptance-rate figures.
+struct ValidationCounts {
+  int64_t checked = 0;
+  std::map<std::string, int64_t> rejected;  // validator name -> count
+};
+
+class Space {
+ public:
+  explicit Space(Analysis analysis);
+  ~Space();
+  Space(const Space&) = delete;
+  Space& operator=(const Space&) = delete;
+
+  const Analysis& analysis() const { return analysis_; }
+
+  // Everything computed at root, every loop serial.
+  Schedule naive() const;
+  // The sampling rules applied deterministically.
+  Schedule heuristic() const;
+  // A random valid schedule, or nullopt if none was found in a bounded number of tries.
+  std::optional<Schedule> sample(Rng& rng) const;
+  // One unvalidated draw of the sampler (sample() retries draws until one validates).
+  Schedule draw(Rng& rng) const { return build(&rng); }
+  // One mutator, drawn by weight, applied once without validation (nullopt if it had
+  // nothing to change). `mutator` (may be null) receives its name.
+  std::optional<Schedule> propose(const Schedule& schedule, Rng& rng, std::string* mutator = nullptr) const;
+  // One mutator, drawn by weight, applied to `schedule`; the result differs and validates.
+  // `mutator` (may be null) receives the name of the mutator that produced it.
+  std::optional<Schedule> mutate(const Schedule& schedule, Rng& rng, std::string* mutator = nullptr) const;
+  // Each Func's schedule from one parent or the other; nullopt if no valid child was found.
+  std::optional<Schedule> crossover(const Schedule& a, const Schedule& b, Rng& rng) const;
+  // The first rejection as "validator: reason", or nullopt when valid.
+  std::optional<std::string> validate(const Schedule& schedule, ValidationCounts* counts = nullptr) const;
+
+  // Legal compute locations of Func `func` given the rest of `schedule` (for the consumer's loops).
+  std::vector<ComputeLocation> compute_options(const Schedule& schedule, int func) const;
+  const std::vector<WeightedMutator>& mutators() const { return mutators_; }
+
+ private:
+  Schedule build(Rng* rng) const;  // heuristic when rng is null, a sample otherwise
+
+  Analysis analysis_;
+  std::vector<std::unique_ptr<Validator>> validators_;
+  std::vector<WeightedMutator> mutators_;
+};
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,118 @@
+#include "scheduler/stage_template.h"
+
+namespace ktune::scheduler {
+namespace {
+
+std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
+
+}  // namespace
+
+StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
+  StageSchedule st;
+  st.stage = sa.stage;
+  std::vector<const LoopAnalysis*> pure, reduction;
+  for (const LoopAnalysis& l : sa.loops) (l.is_reduction ? reduction : pure).push_back(&l);
+
+  std::vector<std::string> inner, middle, outer;  // each innermost first
+  std::string vectorized;
+  if (!pure.empty()) {
+    const LoopAnalysis& v = *pure[0];
+    const int64_t w = c.vector_width;
+    if (w >= 2 && w <= v.extent && w <= 64) {
+      if (c.inner_tile > w && c.inner_tile <= v.extent && c.inner_tile % w == 0) {
+        st.splits.push_back({v.name, piece(v.name, "_o"), piece(v.name, "_t"), c.inner_tile});
+        st.splits.push_back({piece(v.name, "_t"), piece(v.name, "_m"), piece(v.name, "_i"), w});
+        middle.push_back(piece(v.name, "_m"));
+        outer.push_back(piece(v.name, "_o"));
+        inner.push_back(piece(v.name, "_i"));
+        vectorized = piece(v.name, "_i");
+      } else if (w < v.extent) {
+        st.splits.push_back({v.name, piece(v.name, "_o"), piece(v.name, "_i"), w});
+        inner.push_back(piece(v.name, "_i"));
+        outer.push_back(piece(v.name, "_o"));
+        vectorized = piece(v.name, "_i");
+      } else {
+        inner.push_back(v.name);
+        vectorized = v.name;
+      }
+    } else {
+      inner.push_back(v.name);
+    }
+  }
+  if (pure.size() > 1) {
+    const LoopAnalysis& y = *pure[1];
+    if (c.second_tile >= 2 && c.second_tile < y.extent) {
+      st.splits.push_back({y.name, piece(y.name, "_o"), piece(y.name, "_i"), c.second_tile});
+      inner.push_back(piece(y.name, "_i"));
+      outer.push_back(piece(y.name, "_o"));
+      if (c.unroll_second && c.second_tile <= 16) st.unroll.push_back(piece(y.name, "_i"));
+    } else {
+      outer.push_back(y.name);
+    }
+  }
+  for (size_t i = 2; i < pure.size(); ++i) outer.push_back(pure[i]->name);
+
+  std::vector<std::string> red;  // reduction pieces, innermost first
+  std::string red_split_inner, red_split_outer;
+  for (size_t i = 0; i < reduction.size(); ++i) {
+    const LoopAnalysis& r = *reduction[i];
+    if (i == 0 && c.reduction_split >= 2 && c.reduction_split < r.extent) {
+      red_split_inner = piece(r.name, "_i");
+      red_split_outer = piece(r.name, "_o");
+      st.splits.push_back({r.name, red_split_outer, red_split_inner, c.reduction_split});
+      red.push_back(red_split_inner);
+      red.push_back(red_split_outer);
+    } else {
+      red.push_back(r.name);
+    }
+  }
+
+  if (c.rfactor && !red_split_inner.empty() && sa.rfactor_ok) {
+    st.rfactor = RFactor{*c.rfactor ? red_split_inner : red_split_outer, *c.rfactor};
+    st.unroll.clear();
+    // Halide's order stays; parallelize the outermost pure loop if asked.
+    if (c.parallel_loops > 0 && !pure.empty()) st.parallel.push_back(pure.back()->name);
+    // Splits of pure loops would leave pieces in Halide's order; keep only the reduction split.
+    std::vector<LoopSplit> kept;
+    for (const LoopSplit& s : st.splits) {
+      if (s.loop == reduction[0]->name) kept.push_back(s);
+    }
+    st.splits = kept;
+    if (!st.parallel.empty() && pure.size() > 0) st.parallel = {pure.back()->name};
+    return st;
+  }
+
+  std::vector<std::string> order = inner;
+  if (!red.empty() && c.reduction_inside_tiles) {
+    // [inner tile] [reduction inner piece] [middle] [rest of the reduction] [outer tiles]
+    if (!red_split_inner.empty()) {
+      order.push_back(red[0]);
+      order.insert(order.end(), middle.begin(), middle.end());
+      order.insert(order.end(), red.begin() + 1, red.end());
+    } else {
+      order.insert(order.end(), red.begin(), red.end());
+      order.insert(order.end(), middle.begin(), middle.end());
+    }
+  } else if (!red.empty()) {
+    order.insert(order.begin(), red.begin(), red.end());
+    order.insert(order.end(), middle.begin(), middle.end());
+    vectorized.clear();  // the reduction is innermost
+  } else {
+    order.insert(order.end(), middle.begin(), middle.end());
+  }
+  order.insert(order.end(), outer.begin(), outer.end());
+  st.order = order;
+  st.vectorize = vectorized;
+  for (int i = 0; i < c.parallel_loops && i < static_cast<int>(order.size()); ++i) {
+    const std::string& loop = order[order.size() - 1 - i];
+    bool is_pure = false;
+    for (const LoopAnalysis* p : pure) is_pure |= loop.rfind(loop_identifier(p->name), 0) == 0 || loop == p->name;
+    bool is_red = false;
+    for (const std::string& r : red) is_red |= r == loop;
+    if (!is_pure || is_red || loop == st.vectorize) break;
+    st.parallel.push_back(loop);
+  }
+  return st;
+}
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,34 @@
+// The shapes of stage schedules that work, as a few numbers: a vector width for the
+// innermost pure loop (optionally a larger tile around it), a tile of the second pure
+// loop (optionally unrolled), a split of the innermost reduction loop, where the
+// reduction sits relative to the tiles, how many outer loops run in parallel, and
+// rfactor. The sampler and the heuristic draw these numbers; make_stage turns them into
+// a StageSchedule with conventional loop names (x_o, x_m, x_i, k_x_o, ...).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "scheduler/analysis.h"
+#include "scheduler/schedule.h"
+
+namespace ktune::scheduler {
+
+struct TilingChoice {
+  int64_t vector_width = 0;     // inner piece of the innermost pure loop, vectorized; 0 = none
+  int64_t inner_tile = 0;       // > vector_width: a middle level (tile / width iterations); 0 = none
+  int64_t second_tile = 0;      // split of the second pure loop; 0 = none
+  bool unroll_second = false;   // unroll that split's inner piece
+  int64_t reduction_split = 0;  // split of the innermost reduction loop; 0 = none
+  bool reduction_inside_tiles = true;  // updates: the reduction loops sit between the inner
+                                       // (register) tile and the outer tiles; otherwise innermost
+  int parallel_loops = 0;       // outermost loops fused and run in parallel; 0 = serial
+  std::optional<bool> rfactor;  // rfactor the split reduction: false = outer piece (parallel),
+                                // true = inner piece (vectorized partial results)
+};
+
+// Builds the stage schedule for `choice`; entries that do not fit the loops (a width
+// larger than the extent, no second loop, ...) are dropped rather than invented.
+StageSchedule make_stage(const StageAnalysis& stage, const TilingChoice& choice);
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,70 @@
+// Compute locations: outputs are computed at root; only Funcs without update definitions
+// may be inlined; a Func computed at a loop of a consumer must have that one consumer,
+// the consumer stage must call it, the consumer must not itself be inlined, and the loop
+// must be a loop of the consumer's last stage (the only one Halide 14 resolves) that is
+// neither vectorized, unrolled nor fused away.
+#include "scheduler/loop_nest.h"
+#include "scheduler/validators/validator.h"
+
+namespace ktune::scheduler {
+namespace {
+
+class ComputeLocationValidator : public Validator {
+ public:
+  std::string_view name() const override { return "compute_location"; }
+
+  std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
+    for (const FuncSchedule& f : s.funcs) {
+      const FuncAnalysis& fa = *a.find(f.func);
+      const ComputeLocation& c = f.compute;
+      if (fa.is_output && c.kind != ComputeLocation::Kind::kRoot) return f.func + ": an output must be computed at root";
+      if (c.kind == ComputeLocation::Kind::kInline && fa.has_updates()) {
+        return f.func + ": a Func with an update definition cannot be inlined";
+      }
+      if (c.kind != ComputeLocation::Kind::kAt) continue;
+      const int consumer = a.index_of(c.consumer);
+      if (consumer < 0) return f.func + ": computed at unknown Func \"" + c.consumer + "\"";
+      if (fa.single_consumer() != consumer) {
+        return f.func + ": can only be computed at a loop of its single consumer (" + c.consumer + " is not)";
+      }
+      bool called = false;
+      for (const auto& [func, stage] : fa.consumers) called |= func == consumer && stage == c.consumer_stage;
+      if (!called) return f.func + ": stage " + std::to_string(c.consumer_stage) + " of " + c.consumer + " does not call it";
+      if (c.consumer_stage != static_cast<int>(a.funcs[consumer].stages.size()) - 1) {
+        return f.func + ": Halide 14 computes producers only at loops of the consumer's last stage";
+      }
+      const FuncSchedule* cs = s.find(c.consumer);
+      if (!cs || cs->compute.kind == ComputeLocation::Kind::kInline) {
+        return f.func + ": computed at " + c.consumer + ", which is inlined";
+      }
+      StageSchedule stage;
+      stage.stage = c.consumer_stage;
+      for (const StageSchedule& st : cs->stages) {
+        if (st.stage == c.consumer_stage) stage = st;
+      }
+      std::string error;
+      const auto nest = build_loop_nest(a.funcs[consumer].stages[c.consumer_stage], stage, &error);
+      if (!nest || nest->position(c.loop) < 0) {
+        return f.func + ": computed at loop \"" + c.loop + "\", which " + c.consumer + " stage " +
+               std::to_string(c.consumer_stage) + " does not have";
+      }
+      if (c.loop == stage.vectorize) return f.func + ": computed inside a vectorized loop";
+      for (const std::string& u : stage.unroll) {
+        if (u == c.loop) return f.func + ": computed inside an unrolled loop";
+      }
+      if (stage.parallel.size() > 1) {
+        for (const std::string& p : stage.parallel) {
+          if (p == c.loop) return f.func + ": computed at loop \"" + c.loop + "\", which is fused into a parallel loop";
+        }
+      }
+      if (stage.rfactor) return f.func + ": computed at a stage that is split with rfactor";
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Validator> make_compute_location_validator() { return std::make_unique<ComputeLocationValidator>(); }
+
+}  // namespace ktune::scheduler

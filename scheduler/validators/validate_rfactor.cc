@@ -1,0 +1,55 @@
+// rfactor: only on update stages that are associative reductions (f = f + e, *, min,
+// max), on a reduction loop of the stage; after rfactor the stage's order, parallel,
+// vector and unroll decisions may only name its pure loops (the reduction loops move to
+// the intermediate Func).
+#include "scheduler/loop_nest.h"
+#include "scheduler/validators/validator.h"
+
+namespace ktune::scheduler {
+namespace {
+
+class RFactorValidator : public Validator {
+ public:
+  std::string_view name() const override { return "rfactor"; }
+
+  std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
+    for (const FuncSchedule& f : s.funcs) {
+      const FuncAnalysis& fa = *a.find(f.func);
+      for (const StageSchedule& st : f.stages) {
+        if (!st.rfactor) continue;
+        const StageAnalysis& sa = fa.stages[st.stage];
+        const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
+        if (!sa.rfactor_ok) return where + "rfactor needs an associative reduction (f = f + e, *, min or max)";
+        std::string error;
+        const auto nest = build_loop_nest(sa, st, &error);
+        if (!nest) continue;
+        const NestLoop* l = nest->find(st.rfactor->loop);
+        if (!l || !l->is_reduction) return where + "rfactor loop \"" + st.rfactor->loop + "\" is not a reduction loop";
+        if (!st.order.empty()) return where + "a stage split with rfactor keeps its loop order";
+        std::vector<std::string> named = st.parallel;
+        named.insert(named.end(), st.unroll.begin(), st.unroll.end());
+        if (!st.vectorize.empty()) named.push_back(st.vectorize);
+        for (const std::string& n : named) {
+          const NestLoop* x = nest->find(n);
+          if (x && x->is_reduction) return where + "after rfactor, \"" + n + "\" no longer belongs to this stage";
+        }
+        // Parallel loops must be outermost among the pure loops that remain.
+        int pure_seen = 0;
+        for (auto it = nest->loops.rbegin(); it != nest->loops.rend(); ++it) {
+          if (it->is_reduction) continue;
+          if (pure_seen < static_cast<int>(st.parallel.size()) && st.parallel[pure_seen] != it->name) {
+            return where + "after rfactor, the parallel loops must be the outermost pure loops";
+          }
+          ++pure_seen;
+        }
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Validator> make_rfactor_validator() { return std::make_unique<RFactorValidator>(); }
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,112 @@
+// Structure: every Func of the analysis is scheduled exactly once, stages exist, splits
+// name existing loops with factors no larger than the loop, orders are permutations that
+// keep the reduction loops in their original relative order, the parallel loops are the
+// outermost ones, and the vectorized loop is the innermost one.
+#include <set>
+
+#include "scheduler/loop_nest.h"
+#include "scheduler/validators/validator.h"
+
+namespace ktune::scheduler {
+namespace {
+
+// Reduction pieces keep their original relative order (Halide will not reorder RVars).
+std::optional<std::string> check_reduction_order(const LoopNest& nest, const StageAnalysis& sa) {
+  std::vector<std::string> origins;  // origins of reduction pieces, innermost first
+  std::vector<bool> outer;           // whether the piece is an outer piece
+  for (const NestLoop& l : nest.loops) {
+    if (!l.is_reduction) continue;
+    origins.push_back(l.origin);
+    outer.push_back(!l.innermost_piece);
+  }
+  // Expected: for each original reduction loop (innermost first), its pieces inner to outer.
+  std::vector<std::string> expected;
+  for (const LoopAnalysis& l : sa.loops) {
+    if (!l.is_reduction) continue;
+    for (const NestLoop& n : nest.loops) {
+      if (n.origin == l.name && n.is_reduction) expected.push_back(l.name);
+    }
+  }
+  if (origins != expected) return "reduction loops are reordered relative to each other";
+  for (size_t i = 0; i + 1 < origins.size(); ++i) {
+    if (origins[i] == origins[i + 1] && outer[i] && !outer[i + 1]) {
+      return "an outer reduction piece is inside its inner piece";
+    }
+  }
+  return std::nullopt;
+}
+
+class StructureValidator : public Validator {
+ public:
+  std::string_view name() const override { return "structure"; }
+
+  std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
+    if (s.funcs.size() != a.funcs.size()) {
+      return "schedules " + std::to_string(s.funcs.size()) + " Funcs, the algorithm has " + std::to_string(a.funcs.size());
+    }
+    std::set<std::string> seen;
+    for (const FuncSchedule& f : s.funcs) {
+      const FuncAnalysis* fa = a.find(f.func);
+      if (!fa) return "unknown Func \"" + f.func + "\"";
+      if (!seen.insert(f.func).second) return "Func \"" + f.func + "\" is scheduled twice";
+      if (f.compute.kind == ComputeLocation::Kind::kInline && !f.stages.empty()) {
+        return f.func + ": an inlined Func has no loops to schedule";
+      }
+      int last_stage = -1;
+      for (const StageSchedule& st : f.stages) {
+        if (st.stage <= last_stage || st.stage >= static_cast<int>(fa->stages.size())) {
+          return f.func + ": stage " + std::to_string(st.stage) + " does not exist or is listed out of order";
+        }
+        last_stage = st.stage;
+        std::string error;
+        const auto nest = build_loop_nest(fa->stages[st.stage], st, &error);
+        const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
+        if (!nest) return where + error;
+        for (const LoopSplit& split : st.splits) {
+          // The loop being split had this extent when the split was applied.
+          StageSchedule before = st;
+          before.order.clear();
+          before.splits.assign(st.splits.begin(), st.splits.begin() + (&split - st.splits.data()));
+          std::string e2;
+          const auto prior = build_loop_nest(fa->stages[st.stage], before, &e2);
+          const NestLoop* parent = prior ? prior->find(split.loop) : nullptr;
+          if (parent && split.factor > parent->extent) {
+            return where + "split factor " + std::to_string(split.factor) + " exceeds the extent " +
+                   std::to_string(parent->extent) + " of \"" + split.loop + "\"";
+          }
+        }
+        if (auto e = check_reduction_order(*nest, fa->stages[st.stage])) return where + *e;
+        const int n = static_cast<int>(nest->loops.size());
+        for (size_t i = 0; i < st.parallel.size(); ++i) {
+          if (nest->position(st.parallel[i]) != n - 1 - static_cast<int>(i)) {
+            return where + "parallel loops must be the outermost loops, outermost first (\"" + st.parallel[i] + "\" is not)";
+          }
+        }
+        if (!st.vectorize.empty()) {
+          const int p = nest->position(st.vectorize);
+          if (p < 0) return where + "vectorized loop \"" + st.vectorize + "\" does not exist";
+          if (p != 0) return where + "the vectorized loop \"" + st.vectorize + "\" must be innermost";
+          for (const std::string& par : st.parallel) {
+            if (par == st.vectorize) return where + "a loop cannot be both parallel and vectorized";
+          }
+        }
+        std::set<std::string> unrolled;
+        for (const std::string& u : st.unroll) {
+          if (nest->position(u) < 0) return where + "unrolled loop \"" + u + "\" does not exist";
+          if (u == st.vectorize) return where + "a loop cannot be both vectorized and unrolled";
+          for (const std::string& par : st.parallel) {
+            if (par == u) return where + "a loop cannot be both parallel and unrolled";
+          }
+          if (!unrolled.insert(u).second) return where + "\"" + u + "\" is unrolled twice";
+        }
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Validator> make_structure_validator() { return std::make_unique<StructureValidator>(); }
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,66 @@
+// Unrolling stays within bounds (each unrolled loop at most 32 iterations, at most 256
+// copies of a stage's body), and GPU mappings appear only on GPU targets.
+#include "scheduler/loop_nest.h"
+#include "scheduler/validators/validator.h"
+
+namespace ktune::scheduler {
+namespace {
+
+class UnrollValidator : public Validator {
+ public:
+  std::string_view name() const override { return "unroll"; }
+
+  std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
+    for (const FuncSchedule& f : s.funcs) {
+      const FuncAnalysis& fa = *a.find(f.func);
+      for (const StageSchedule& st : f.stages) {
+        std::string error;
+        const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
+        if (!nest) continue;
+        int64_t copies = 1;
+        for (const std::string& u : st.unroll) {
+          const NestLoop* l = nest->find(u);
+          if (!l) continue;
+          if (l->extent > 32) return f.func + ": unrolling \"" + u + "\" would copy the body " + std::to_string(l->extent) + " times (at most 32)";
+          copies *= l->extent;
+        }
+        if (copies > 256) return f.func + ": unrolled loops copy the body " + std::to_string(copies) + " times (at most 256)";
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+class TargetValidator : public Validator {
+ public:
+  std::string_view name() const override { return "target"; }
+
+  std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
+    const bool gpu = a.target.halide_target.find("cuda") != std::string::npos;
+    for (const FuncSchedule& f : s.funcs) {
+      for (const StageSchedule& st : f.stages) {
+        if (!gpu && !st.gpu.empty()) return f.func + ": a GPU mapping on a CPU target";
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Validator> make_unroll_validator() { return std::make_unique<UnrollValidator>(); }
+std::unique_ptr<Validator> make_target_validator() { return std::make_unique<TargetValidator>(); }
+
+std::vector<std::unique_ptr<Validator>> default_validators() {
+  std::vector<std::unique_ptr<Validator>> v;
+  v.push_back(make_structure_validator());
+  v.push_back(make_compute_location_validator());
+  v.push_back(make_vector_width_validator());
+  v.push_back(make_dependence_validator());
+  v.push_back(make_rfactor_validator());
+  v.push_back(make_unroll_validator());
+  v.push_back(make_target_validator());
+  return v;
+}
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,41 @@
+// Vector widths: the vectorized loop has between 2 and 64 iterations and no more than the
+// original loop it comes from. A wider vector than the data only shows up as a warning at
+// compile time and an assertion failure at run time in Halide 14, so it is refused here.
+#include "scheduler/loop_nest.h"
+#include "scheduler/validators/validator.h"
+
+namespace ktune::scheduler {
+namespace {
+
+class VectorWidthValidator : public Validator {
+ public:
+  std::string_view name() const override { return "vector_width"; }
+
+  std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
+    for (const FuncSchedule& f : s.funcs) {
+      const FuncAnalysis& fa = *a.find(f.func);
+      for (const StageSchedule& st : f.stages) {
+        if (st.vectorize.empty()) continue;
+        std::string error;
+        const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
+        const NestLoop* v = nest ? nest->find(st.vectorize) : nullptr;
+        if (!v) continue;  // the structure validator reports it
+        const LoopAnalysis* origin = fa.stages[st.stage].find(v->origin);
+        if (v->extent < 2 || v->extent > 64) {
+          return f.func + ": vector width " + std::to_string(v->extent) + " is outside [2, 64]";
+        }
+        if (origin && v->extent > origin->extent) {
+          return f.func + ": vector width " + std::to_string(v->extent) + " exceeds the extent " +
+                 std::to_string(origin->extent) + " of \"" + origin->name + "\"";
+        }
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Validator> make_vector_width_validator() { return std::make_unique<VectorWidthValidator>(); }
+
+}  // namespace ktune::scheduler

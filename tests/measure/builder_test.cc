@@ -1,0 +1,134 @@
+#include "measure/builder.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "common/error.h"
+#include "measure/internal/compiled_kernel.h"
+#include "subgraphs/built_pipeline.h"
+#include "tests/measure/test_subgraphs.h"
+
+namespace ktune::measure {
+namespace {
+
+using ::testing::HasSubstr;
+
+Candidate make_candidate(const subgraphs::Subgraph* sg, std::string label,
+                         std::function<void(const subgraphs::BuiltPipeline&)> apply) {
+  return Candidate{sg, "hash-" + label, std::move(apply), label};
+}
+
+void parallel_reduction(const subgraphs::BuiltPipeline& built) {
+  Halide::Func out = built.outputs.at(0);
+  out.compute_root();
+  out.update(0).parallel(out.rvars(0).at(0));
+}
+
+TEST(BuilderTest, BuildsRejectsAndFailsEachCandidateInOneBatch) {
+  const auto scale = testing::make_scale();
+  const auto spin = testing::make_spin();
+  const std::vector<Candidate> batch = {
+      make_candidate(scale.get(), "trivial", subgraphs::apply_trivial_schedule),
+      make_candidate(spin.get(), "parallel_rvar", parallel_reduction),
+      make_candidate(scale.get(), "internal_error",
+                     [](const subgraphs::BuiltPipeline&) { throw Halide::InternalError("boom inside"); }),
+      make_candidate(scale.get(), "std_exception",
+                     [](const subgraphs::BuiltPipeline&) { throw std::runtime_error("plain failure"); }),
+      make_candidate(nullptr, "no_subgraph", nullptr),
+      make_candidate(scale.get(), "default_schedule", nullptr),
+  };
+  const BuildBatch built = build_candidates(batch, BuildOptions{2, 60000, ""});
+  ASSERT_EQ(built.candidates.size(), batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) EXPECT_EQ(built.candidates[i].candidate.label, batch[i].label);
+
+  const BuiltCandidate& ok = built.candidates[0];
+  EXPECT_EQ(ok.build.status, MeasureStatus::kOk) << ok.build.message;
+  ASSERT_NE(ok.kernel, nullptr);
+  EXPECT_GT(ok.build.build_ms, 0);
+
+  const BuiltCandidate& rejected = built.candidates[1];
+  EXPECT_EQ(rejected.build.status, MeasureStatus::kRejected);
+  EXPECT_THAT(rejected.build.message, HasSubstr("race"));
+  EXPECT_EQ(rejected.kernel, nullptr);
+
+  EXPECT_EQ(built.candidates[2].build.status, MeasureStatus::kBuildError);
+  EXPECT_THAT(built.candidates[2].build.message, HasSubstr("boom inside"));
+  EXPECT_EQ(built.candidates[3].build.status, MeasureStatus::kBuildError);
+  EXPECT_THAT(built.candidates[3].build.message, HasSubstr("plain failure"));
+  EXPECT_EQ(built.candidates[4].build.status, MeasureStatus::kBuildError);
+  EXPECT_THAT(built.candidates[4].build.message, HasSubstr("no subgraph"));
+  EXPECT_EQ(built.candidates[5].build.status, MeasureStatus::kOk) << built.candidates[5].build.message;
+
+  const BuildStats& s = built.stats;
+  EXPECT_EQ(s.candidates, 6);
+  EXPECT_EQ(s.built, 2);
+  EXPECT_EQ(s.rejected, 1);
+  EXPECT_EQ(s.errors, 3);
+  EXPECT_EQ(s.timeouts, 0);
+  EXPECT_EQ(s.threads, 2);
+  EXPECT_GT(s.wall_ms, 0);
+  EXPECT_GT(s.per_minute(), 0);
+}
+
+TEST(BuilderTest, EachCandidateGetsAFreshPipeline) {
+  const auto scale = testing::make_scale();
+  std::vector<Halide::Func> seen;
+  std::mutex mutex;
+  auto record = [&](const subgraphs::BuiltPipeline& built) {
+    std::lock_guard<std::mutex> lock(mutex);
+    seen.push_back(built.outputs.at(0));
+  };
+  const BuildBatch built = build_candidates({make_candidate(scale.get(), "a", record),
+                                             make_candidate(scale.get(), "b", record)},
+                                            BuildOptions{2, 60000, ""});
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_FALSE(seen[0].function().same_as(seen[1].function()));
+  EXPECT_NE(built.candidates[0].kernel, built.candidates[1].kernel);
+}
+
+TEST(BuilderTest, SlowCompileIsAbandonedAtItsDeadline) {
+  const auto scale = testing::make_scale();
+  auto slow = [](const subgraphs::BuiltPipeline& built) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    subgraphs::apply_trivial_schedule(built);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const BuildBatch built = build_candidates(
+      {make_candidate(scale.get(), "slow", slow), make_candidate(scale.get(), "fast", subgraphs::apply_trivial_schedule)},
+      BuildOptions{2, 300, ""});
+  const double batch_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(built.candidates[0].build.status, MeasureStatus::kBuildTimeout);
+  EXPECT_THAT(built.candidates[0].build.message, HasSubstr("300 ms"));
+  EXPECT_EQ(built.candidates[0].kernel, nullptr);
+  EXPECT_EQ(built.candidates[1].build.status, MeasureStatus::kOk);
+  EXPECT_EQ(built.stats.timeouts, 1);
+  EXPECT_LT(batch_ms, 1400);  // did not wait for the slow one
+  EXPECT_EQ(late_builds_in_flight(), 1);
+  EXPECT_TRUE(wait_for_late_builds(30000));
+  EXPECT_EQ(late_builds_in_flight(), 0);
+}
+
+TEST(BuilderTest, CompilesForTheRequestedTarget) {
+  const auto scale = testing::make_scale();
+  const BuildBatch built = build_candidates({make_candidate(scale.get(), "t", subgraphs::apply_trivial_schedule)},
+                                            BuildOptions{1, 0, "host-no_asserts"});
+  ASSERT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
+  EXPECT_TRUE(built.candidates[0].kernel->target.has_feature(Halide::Target::NoAsserts));
+}
+
+TEST(BuilderTest, MalformedTargetIsAUserError) {
+  const auto scale = testing::make_scale();
+  try {
+    build_candidates({make_candidate(scale.get(), "t", nullptr)}, BuildOptions{1, 0, "x86-64-nonsense-os"});
+    FAIL() << "expected UserError";
+  } catch (const UserError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("target"));
+    EXPECT_THAT(e.what(), HasSubstr("x86-64-nonsense-os"));
+  }
+}
+
+}  // namespace
+}  // namespace ktune::measure

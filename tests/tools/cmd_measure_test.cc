@@ -1,0 +1,72 @@
+// `ktune measure` as a user runs it: text and JSON output, exit codes, usage errors.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "tests/tools/cli_runner.h"
+
+namespace ktune {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_ktune;
+
+// A small elementwise spec, so that measuring it takes well under a second.
+std::string tiny_spec() {
+  const std::string path = ::testing::TempDir() + "/measure_tiny.json";
+  std::ofstream(path) << R"({"name": "tiny_scale", "inputs": [{"name": "a", "shape": [64, 64]}],
+    "ops": [{"op": "scale", "inputs": ["a"], "output": "y", "factor": 2}], "outputs": ["y"]})";
+  return path;
+}
+
+TEST(CmdMeasure, NaivePrintsStatusMedianSpreadAndRates) {
+  const auto r = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 5 --threads 1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("workload  tiny_scale"));
+  EXPECT_THAT(r.out, HasSubstr("status    ok"));
+  EXPECT_THAT(r.out, HasSubstr("spread (IQR)"));
+  EXPECT_THAT(r.out, HasSubstr("1 threads"));
+  EXPECT_THAT(r.out, HasSubstr("GFLOP/s"));
+  EXPECT_THAT(r.out, HasSubstr("GB/s"));
+}
+
+TEST(CmdMeasure, JsonHasEveryField) {
+  const auto r = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 5 --min-repeats 4 --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["schedule"], "naive");
+  EXPECT_EQ(j["workload_key"].get<std::string>().size(), 32u);
+  EXPECT_GE(j["repeats"].get<int>(), 4);
+  EXPECT_LE(j["min_ns"].get<double>(), j["median_ns"].get<double>());
+  EXPECT_GE(j["spread_ns"].get<double>(), 0);
+  EXPECT_GT(j["gbytes_per_s"].get<double>(), 0);
+  EXPECT_GE(j["threads"].get<int>(), 1);
+}
+
+TEST(CmdMeasure, ScheduleSourcesNotYetAvailableAreUsageErrors) {
+  auto r = run_ktune("measure " + tiny_spec() + " --named heuristic");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("not available yet"));
+  r = run_ktune("measure " + tiny_spec() + " --schedule s.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("--schedule s.json"));
+  EXPECT_THAT(r.out, HasSubstr("not available yet"));
+}
+
+TEST(CmdMeasure, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(run_ktune("measure " + tiny_spec()).exit_code, 2);                          // no schedule
+  EXPECT_EQ(run_ktune("measure --named naive").exit_code, 2);                             // no subgraph
+  EXPECT_EQ(run_ktune("measure " + tiny_spec() + " --named fastest").exit_code, 2);      // unknown name
+  EXPECT_EQ(run_ktune("measure " + tiny_spec() + " --named naive --schedule f").exit_code, 2);
+  EXPECT_EQ(run_ktune("measure /nonexistent.json --named naive").exit_code, 2);
+  EXPECT_EQ(run_ktune("measure " + tiny_spec() + " --named naive --threads -1").exit_code, 2);
+  const auto help = run_ktune("measure --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("--repeat-min-ms"));
+}
+
+}  // namespace
+}  // namespace ktune

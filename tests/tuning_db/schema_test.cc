@@ -1,0 +1,154 @@
+// Tests of tuning_db/schema.cc: versions, idempotent and atomic migrations, and refusal of
+// files made by newer ktunes or by other programs.
+#include "tuning_db/schema.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "tests/tuning_db/test_util.h"
+
+namespace ktune::tuning_db {
+namespace {
+
+using testing::query_int;
+using testing::query_text;
+using testing::TempDirTest;
+
+class Schema : public TempDirTest {};
+
+std::string error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "(no UserError)";
+}
+
+// Everything the schema defines, as text, to compare two files.
+std::string schema_dump(const std::string& path) {
+  return query_text(path,
+                    "SELECT group_concat(type || ' ' || name || ': ' || coalesce(sql, ''), "
+                    "char(10)) FROM (SELECT * FROM sqlite_master ORDER BY type, name)");
+}
+
+TEST_F(Schema, FreshFileGetsCurrentVersionApplicationIdAndTables) {
+  const std::string path = file("a.db");
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    migrate(conn);
+    EXPECT_EQ(schema_version(conn), kSchemaVersion);
+  }
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), kSchemaVersion);
+  EXPECT_EQ(query_int(path, "PRAGMA application_id"), kApplicationId);
+  for (const char* table :
+       {"devices", "workloads", "schedules", "measurements", "models", "runs"}) {
+    EXPECT_EQ(query_int(path, std::string("SELECT count(*) FROM sqlite_master WHERE type = "
+                                          "'table' AND name = '") +
+                                  table + "'"),
+              1)
+        << table;
+  }
+  EXPECT_EQ(migrations().back().version, kSchemaVersion);
+}
+
+TEST_F(Schema, MigratingTwiceChangesNothing) {
+  const std::string path = file("a.db");
+  sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+  migrate(conn);
+  const std::string first = schema_dump(path);
+  migrate(conn);
+  sqlite::Connection again = sqlite::Connection::open(path, sqlite::OpenMode::kReadWrite);
+  migrate(again);
+  EXPECT_EQ(schema_dump(path), first);
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), kSchemaVersion);
+}
+
+TEST_F(Schema, OlderFileIsMigratedAndKeepsItsRows) {
+  const std::string path = file("a.db");
+  const std::vector<Migration> v1 = {{1, "t", "CREATE TABLE t (x INTEGER)"}};
+  std::vector<Migration> v2 = v1;
+  v2.push_back({2, "t.y", "ALTER TABLE t ADD COLUMN y TEXT NOT NULL DEFAULT 'new'"});
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    migrate(conn, v1);
+    conn.exec("INSERT INTO t(x) VALUES (41), (42)");
+  }
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), 1);
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kReadWrite);
+    migrate(conn, v2);
+  }
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), 2);
+  EXPECT_EQ(query_int(path, "SELECT sum(x) FROM t WHERE y = 'new'"), 83);
+}
+
+TEST_F(Schema, FailingMigrationLeavesTheFileAsItWas) {
+  const std::string path = file("a.db");
+  const std::vector<Migration> v1 = {{1, "t", "CREATE TABLE t (x INTEGER)"}};
+  std::vector<Migration> broken = v1;
+  broken.push_back({2, "u", "CREATE TABLE u (x INTEGER)"});
+  broken.push_back({3, "bad", "ALTER TABLE missing ADD COLUMN y TEXT"});
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    migrate(conn, v1);
+    EXPECT_THROW(migrate(conn, broken), std::runtime_error);
+  }
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), 1);
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'u'"), 0);
+}
+
+TEST_F(Schema, NewerFileIsRefusedWithBothVersions) {
+  const std::string path = file("a.db");
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    migrate(conn);
+    conn.exec("PRAGMA user_version = 99");
+  }
+  const std::string expected = path +
+                               ": made by a newer ktune (schema 99, this ktune reads up to " +
+                               std::to_string(kSchemaVersion) + ")";
+  EXPECT_NE(error_of([&] { testing::open_db(path); }).find(expected), std::string::npos);
+  EXPECT_NE(error_of([&] { testing::open_db(path, sqlite::OpenMode::kReadOnly); }).find(expected),
+            std::string::npos);
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), 99);  // untouched
+}
+
+TEST_F(Schema, SqliteFileOfAnotherProgramIsRefusedAndUntouched) {
+  const std::string path = file("other.db");
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    conn.exec("CREATE TABLE photos (id INTEGER); PRAGMA user_version = 3");
+  }
+  const std::string message = error_of([&] { testing::open_db(path); });
+  EXPECT_NE(message.find(path + ": not a ktune tuning database"), std::string::npos) << message;
+  EXPECT_NE(message.find("photos"), std::string::npos) << message;
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'devices'"), 0);
+}
+
+TEST_F(Schema, ReadOnlyOpenRefusesEmptyAndOlderFiles) {
+  const std::string empty = file("empty.db");
+  { sqlite::Connection::open(empty, sqlite::OpenMode::kCreate); }
+  EXPECT_NE(error_of([&] {
+              testing::open_db(empty, sqlite::OpenMode::kReadOnly);
+            }).find("not a ktune tuning database (an empty SQLite file)"),
+            std::string::npos);
+
+  const std::string older = file("older.db");
+  {
+    sqlite::Connection conn = sqlite::Connection::open(older, sqlite::OpenMode::kCreate);
+    migrate(conn);
+    conn.exec("PRAGMA user_version = 0");
+  }
+  // A read-only open cannot migrate; the file claims to predate the current schema.
+  const std::string message =
+      error_of([&] { testing::open_db(older, sqlite::OpenMode::kReadOnly); });
+  EXPECT_NE(message.find(older + ": made by an older ktune (schema 0, this ktune reads " +
+                         std::to_string(kSchemaVersion) + ")"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("ktune db vacuum --db " + older), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace ktune::tuning_db

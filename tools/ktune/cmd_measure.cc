@@ -1,0 +1,176 @@
+// `ktune measure SPEC | --generator LIB:NAME [--param k=v] (--schedule FILE | --named naive|heuristic)
+//  [--repeat-min-ms N] [--min-repeats N] [--threads N] [--seed N] [--format text|json]`
+// Builds one schedule of one subgraph, runs it isolated on the seeded inputs, checks it
+// against the reference and times it; prints the status, median, spread, GFLOP/s and GB/s.
+// Exit code 0 when the measurement is ok, 1 for any other status, 2 for bad input.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "measure/builder.h"
+#include "measure/runner.h"
+#include "subgraphs/built_pipeline.h"
+#include "subgraphs/generator_loader.h"
+#include "subgraphs/spec_subgraph.h"
+#include "targets/device.h"
+#include "targets/host_detect.h"
+#include "tools/ktune/commands.h"
+
+namespace ktune::cli {
+namespace {
+
+struct MeasureOptions {
+  std::string spec;                     // JSON spec file; empty when --generator is used
+  std::string generator;                // LIB:NAME; empty when a spec is used
+  std::vector<std::string> params;      // generator parameters, k=v
+  std::string schedule_file;            // --schedule FILE (not available yet)
+  std::string named;                    // --named naive|heuristic
+  double repeat_min_ms = 200;           // minimum total timed time
+  int min_repeats = 10;                 // minimum timed runs
+  int threads = 0;                      // kernel threads; 0 = every core
+  uint64_t seed = 1;                    // seed of the generated inputs
+  double timeout_ms = 120000;           // limit of the isolated run
+  std::string format = "text";          // text or json
+};
+
+std::map<std::string, std::string> parse_params(const std::vector<std::string>& params) {
+  std::map<std::string, std::string> out;
+  for (const std::string& p : params) {
+    const size_t eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
+    }
+    out[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  return out;
+}
+
+// The schedule named on the command line as a Candidate apply function.
+std::function<void(const subgraphs::BuiltPipeline&)> schedule_from(const MeasureOptions& opt) {
+  if (!opt.schedule_file.empty() && !opt.named.empty()) {
+    throw UserError("measure: give either --schedule FILE or --named NAME, not both");
+  }
+  if (!opt.schedule_file.empty()) {
+    throw UserError("measure: --schedule " + opt.schedule_file +
+                    ": schedule files are not available yet (they come with the scheduler); use --named naive");
+  }
+  if (opt.named == "naive") return subgraphs::apply_trivial_schedule;
+  if (opt.named == "heuristic") {
+    throw UserError("measure: --named heuristic is not available yet (it comes with the scheduler); use --named naive");
+  }
+  throw UserError("measure: give a schedule with --schedule FILE or --named naive|heuristic");
+}
+
+std::string format_time(double ns) {
+  char buf[32];
+  if (ns < 1e3) {
+    std::snprintf(buf, sizeof(buf), "%.0f ns", ns);
+  } else if (ns < 1e6) {
+    std::snprintf(buf, sizeof(buf), "%.3g us", ns / 1e3);
+  } else if (ns < 1e9) {
+    std::snprintf(buf, sizeof(buf), "%.4g ms", ns / 1e6);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.4g s", ns / 1e9);
+  }
+  return buf;
+}
+
+int run_measure(const MeasureOptions& opt) {
+  if (opt.spec.empty() == opt.generator.empty()) {
+    throw UserError("measure: give exactly one SPEC file or --generator LIB:NAME");
+  }
+  if (!opt.params.empty() && opt.generator.empty()) {
+    throw UserError("measure: --param sets generator parameters and needs --generator");
+  }
+  if (opt.min_repeats < 1) throw UserError("measure: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
+  if (opt.repeat_min_ms < 0) throw UserError("measure: --repeat-min-ms: expected >= 0");
+  if (opt.threads < 0) throw UserError("measure: --threads: expected >= 0 (0 = every core)");
+  const auto apply = schedule_from(opt);
+  std::unique_ptr<subgraphs::Subgraph> sg;
+  if (!opt.spec.empty()) {
+    sg = subgraphs::load_spec_subgraph(opt.spec);
+  } else {
+    sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params));
+  }
+  const std::string schedule_name = opt.named.empty() ? opt.schedule_file : opt.named;
+
+  if (opt.format == "text") std::fprintf(stderr, "building %s (%s) ...\n", sg->name().c_str(), schedule_name.c_str());
+  measure::BuildOptions build_options;
+  build_options.threads = 1;
+  const measure::BuildBatch batch =
+      measure::build_candidates({measure::Candidate{sg.get(), schedule_name, apply, schedule_name}}, build_options);
+  measure::RunOptions run_options;
+  run_options.threads = opt.threads;
+  run_options.timing.min_repeats = opt.min_repeats;
+  run_options.timing.min_total_ms = opt.repeat_min_ms;
+  run_options.timeout_cap_ms = opt.timeout_ms;
+  run_options.input_seed = opt.seed;
+  measure::Runner runner(run_options);
+  if (opt.format == "text") std::fprintf(stderr, "measuring with %d threads ...\n", runner.threads());
+  const measure::MeasureResult r = runner.run(batch.candidates[0]);
+
+  const double gflops = r.ok() && r.median_ns > 0 ? sg->flops() / r.median_ns : -1;
+  const double gbytes = r.ok() && r.median_ns > 0 ? sg->compulsory_bytes() / r.median_ns : -1;
+  if (opt.format == "json") {
+    const nlohmann::json j = {{"workload", sg->name()},
+                              {"workload_key", sg->key().key},
+                              {"device_key", targets::device_key(targets::detect_host_device())},
+                              {"schedule", schedule_name},
+                              {"status", std::string(measure::to_string(r.status))},
+                              {"message", r.message},
+                              {"signal", r.signal},
+                              {"max_error", r.max_error},
+                              {"median_ns", r.median_ns},
+                              {"min_ns", r.min_ns},
+                              {"spread_ns", r.spread_ns},
+                              {"repeats", r.repeats},
+                              {"threads", r.threads},
+                              {"build_ms", r.build_ms},
+                              {"run_wall_ms", r.run_wall_ms},
+                              {"gflops_per_s", gflops},
+                              {"gbytes_per_s", gbytes}};
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("workload  %s (key %s)\n", sg->name().c_str(), sg->key().key.c_str());
+    std::printf("schedule  %s\n", schedule_name.c_str());
+    std::printf("status    %s%s%s\n", std::string(measure::to_string(r.status)).c_str(), r.message.empty() ? "" : ": ",
+                r.message.c_str());
+    if (r.ok()) {
+      std::printf("median    %s   min %s   spread (IQR) %s = %.1f%%   %d runs, %d threads\n",
+                  format_time(r.median_ns).c_str(), format_time(r.min_ns).c_str(), format_time(r.spread_ns).c_str(),
+                  100.0 * r.spread_ns / r.median_ns, r.repeats, r.threads);
+      std::printf("rate      %.3g GFLOP/s   %.3g GB/s (compulsory bytes)\n", gflops, gbytes);
+      std::printf("check     max relative error %.2e\n", r.max_error);
+    }
+    std::printf("cost      build %.0f ms   isolated run %.0f ms\n", r.build_ms, r.run_wall_ms);
+  }
+  return r.ok() ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+CommandRunner register_measure(CLI::App& sub) {
+  auto opt = std::make_shared<MeasureOptions>();
+  sub.add_option("spec", opt->spec, "JSON spec file of the subgraph");
+  sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME instead of a spec");
+  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_option("--schedule", opt->schedule_file, "schedule JSON file (not available yet)");
+  sub.add_option("--named", opt->named, "a named schedule: naive (everything at root, serial) or heuristic")
+      ->check(CLI::IsMember({"naive", "heuristic"}));
+  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time the kernel for at least this many ms in total")
+      ->capture_default_str();
+  sub.add_option("--min-repeats", opt->min_repeats, "time the kernel at least this many times")->capture_default_str();
+  sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->capture_default_str();
+  sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
+  sub.add_option("--timeout-ms", opt->timeout_ms, "kill the isolated run after this many ms")->capture_default_str();
+  sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  return [opt] { return run_measure(*opt); };
+}
+
+}  // namespace ktune::cli
