@@ -20,8 +20,9 @@ struct Candidate {
   // distinct schedules of one subgraph should have distinct hashes. May be empty.
   std::string schedule_hash;
   // Schedules the fresh, unscheduled pipeline it is given (Func::compute_root, split,
-  // parallel, ...). May throw Halide::CompileError for an illegal schedule. Empty means
-  // Halide's default schedule (everything inlined into the outputs).
+  // parallel, ...). May throw Halide::CompileError for an illegal schedule. It runs on a
+  // builder thread beside other candidates' apply, so it must not touch shared mutable
+  // state. Empty means Halide's default schedule (everything inlined into the outputs).
   std::function<void(const subgraphs::BuiltPipeline&)> apply;
   // Readable name for logs and reports ("naive", "mutant 17"); may be empty.
   std::string label;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "measure/internal/child_measure.h"
@@ -41,9 +42,9 @@ MeasureResult from_abnormal_end(const internal::ChildOutcome& c, double limit_ms
     r.message = "could not start the isolated run: " + c.error;
   } else if (c.timed_out) {
     r.status = MeasureStatus::kRunTimeout;
-    r.message = "killed after " + format_ms(c.wall_ms) + " (limit " + format_ms(limit_ms) +
-                (incumbent_ns ? ", incumbent median " + std::to_string(*incumbent_ns / 1e6) + " ms)"
-                              : ", no incumbent yet)");
+    char incumbent[64] = ", no incumbent yet";
+    if (incumbent_ns) std::snprintf(incumbent, sizeof(incumbent), ", incumbent median %.3g ms", *incumbent_ns / 1e6);
+    r.message = "killed after " + format_ms(c.wall_ms) + " (limit " + format_ms(limit_ms) + incumbent + ")";
   } else if (c.signal != 0) {
     r.status = MeasureStatus::kCrash;
     r.signal = c.signal;

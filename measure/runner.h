@@ -53,6 +53,7 @@ struct RunOptions {
 // A candidate up to `slowdown` times slower than the incumbent always finishes.
 double run_timeout_ms(const RunOptions& options, std::optional<double> incumbent_median_ns);
 
+// Use one Runner from one thread: it measures one candidate at a time by design.
 class Runner {
  public:
   explicit Runner(RunOptions options = {});

@@ -21,6 +21,14 @@ class Applier {
   Applier(const Analysis& analysis, std::map<std::string, Halide::Func> funcs)
       : analysis_(analysis), funcs_(std::move(funcs)) {}
 
+  // The C++ identifier of a loop variable: its name made identifier-safe, with "_v"
+  // appended when a Func has the same name (a Func "y" and a Var "y" cannot share it).
+  std::string ident(const std::string& loop) const {
+    std::string id = loop_identifier(loop);
+    while (funcs_.count(id)) id += "_v";
+    return id;
+  }
+
   void apply(const Schedule& schedule) {
     for (const FuncSchedule& fs : schedule.funcs) apply_compute(fs, schedule);
     for (const FuncSchedule& fs : schedule.funcs) {
@@ -36,7 +44,7 @@ class Applier {
       os << "  Var";
       bool first = true;
       for (const std::string& v : vars_) {
-        os << (first ? " " : ", ") << loop_identifier(v) << "(\"" << v << "\")";
+        os << (first ? " " : ", ") << ident(v) << "(\"" << v << "\")";
         first = false;
       }
       os << ";\n";
@@ -45,7 +53,7 @@ class Applier {
       os << "  RVar";
       bool first = true;
       for (const std::string& v : rvars_) {
-        os << (first ? " " : ", ") << loop_identifier(v) << "(\"" << v << "\")";
+        os << (first ? " " : ", ") << ident(v) << "(\"" << v << "\")";
         first = false;
       }
       os << ";\n";
@@ -96,7 +104,7 @@ class Applier {
         // Halide 14 only accepts the default stage index (the consumer's last stage); the
         // Space offers only loops of that stage.
         f.compute_at(Halide::LoopLevel(c, loop_var(fs.compute.loop, rvar)));
-        body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << loop_identifier(fs.compute.loop) << ");\n";
+        body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << ident(fs.compute.loop) << ");\n";
         break;
       }
     }
@@ -122,8 +130,8 @@ class Applier {
       // inputs beyond their fixed bounds. Reduction loops use Halide's default (also guarded).
       const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
       s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
-      body_ << "  " << label << ".split(" << loop_identifier(sp.loop) << ", " << loop_identifier(sp.outer) << ", "
-            << loop_identifier(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
+      body_ << "  " << label << ".split(" << ident(sp.loop) << ", " << ident(sp.outer) << ", "
+            << ident(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
     }
     if (st.rfactor) {
       Halide::Var u("u");
@@ -131,7 +139,7 @@ class Applier {
       rvars_.insert(st.rfactor->loop);
       Halide::Func intm = s.rfactor(Halide::RVar(st.rfactor->loop), u);
       const std::string iname = fs.func + "_intm";
-      body_ << "  Func " << iname << " = " << label << ".rfactor(" << loop_identifier(st.rfactor->loop) << ", u);\n";
+      body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(st.rfactor->loop) << ", u);\n";
       intm.compute_root();
       body_ << "  " << iname << ".compute_root();\n";
       if (st.rfactor->vectorize_u) {
@@ -146,16 +154,16 @@ class Applier {
       // What remains of the stage: its pure loops.
       if (!st.parallel.empty()) {
         s.parallel(loop_var(st.parallel[0], false));
-        body_ << "  " << label << ".parallel(" << loop_identifier(st.parallel[0]) << ");\n";
+        body_ << "  " << label << ".parallel(" << ident(st.parallel[0]) << ");\n";
       }
       return;
     }
-    if (!st.order.empty()) {
+    if (st.order.size() >= 2) {  // a single loop has nothing to reorder
       std::vector<Halide::VarOrRVar> order;
       body_ << "  " << label << ".reorder(";
       for (size_t i = 0; i < st.order.size(); ++i) {
         order.push_back(loop_var(st.order[i], rvar(st.order[i])));
-        body_ << (i ? ", " : "") << loop_identifier(st.order[i]);
+        body_ << (i ? ", " : "") << ident(st.order[i]);
       }
       body_ << ");\n";
       s.reorder(order);
@@ -165,20 +173,20 @@ class Applier {
       for (size_t i = 1; i < st.parallel.size(); ++i) {
         const std::string next = fused + "_" + st.parallel[i];
         s.fuse(loop_var(st.parallel[i], false), loop_var(fused, false), loop_var(next, false));
-        body_ << "  " << label << ".fuse(" << loop_identifier(st.parallel[i]) << ", " << loop_identifier(fused) << ", "
-              << loop_identifier(next) << ");\n";
+        body_ << "  " << label << ".fuse(" << ident(st.parallel[i]) << ", " << ident(fused) << ", "
+              << ident(next) << ");\n";
         fused = next;
       }
       s.parallel(loop_var(fused, false));
-      body_ << "  " << label << ".parallel(" << loop_identifier(fused) << ");\n";
+      body_ << "  " << label << ".parallel(" << ident(fused) << ");\n";
     }
     if (!st.vectorize.empty()) {
       s.vectorize(loop_var(st.vectorize, rvar(st.vectorize)));
-      body_ << "  " << label << ".vectorize(" << loop_identifier(st.vectorize) << ");\n";
+      body_ << "  " << label << ".vectorize(" << ident(st.vectorize) << ");\n";
     }
     for (const std::string& u : st.unroll) {
       s.unroll(loop_var(u, rvar(u)));
-      body_ << "  " << label << ".unroll(" << loop_identifier(u) << ");\n";
+      body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
     }
     (void)nest;
   }
@@ -210,8 +218,12 @@ class Applier {
 }  // namespace
 
 ApplyResult apply(const Schedule& schedule, const subgraphs::Subgraph& subgraph, const Analysis& analysis) {
+  return apply_to(schedule, std::make_shared<subgraphs::BuiltPipeline>(subgraph.build()), analysis, subgraph.name());
+}
+
+ApplyResult apply_to(const Schedule& schedule, std::shared_ptr<subgraphs::BuiltPipeline> built,
+                     const Analysis& analysis, const std::string& workload) {
   ApplyResult result;
-  auto built = std::make_shared<subgraphs::BuiltPipeline>(subgraph.build());
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(*built);
   const std::vector<std::string> names = stable_func_names(funcs);
   std::map<std::string, Halide::Func> by_name;
@@ -229,10 +241,18 @@ ApplyResult apply(const Schedule& schedule, const subgraphs::Subgraph& subgraph,
     result.error = e.what();
     return result;
   }
-  result.source = applier.source(schedule, subgraph.name());
+  result.source = applier.source(schedule, workload);
   result.built = built;
   result.ok = true;
   return result;
+}
+
+std::function<void(const subgraphs::BuiltPipeline&)> make_applier(Schedule schedule, const Analysis& analysis) {
+  return [schedule = std::move(schedule), &analysis](const subgraphs::BuiltPipeline& built) {
+    // The pipeline's Funcs are handles: scheduling a copy schedules the caller's pipeline.
+    const ApplyResult r = apply_to(schedule, std::make_shared<subgraphs::BuiltPipeline>(built), analysis, "");
+    if (!r.ok) throw Halide::CompileError(r.error);
+  };
 }
 
 std::optional<std::string> lower(const ApplyResult& applied, const std::string& halide_target) {

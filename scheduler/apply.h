@@ -4,6 +4,7 @@
 // a status with Halide's message, never as an exception.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,15 @@ struct ApplyResult {
 
 // `analysis` must come from the same subgraph (it tells pure loops from reduction loops).
 ApplyResult apply(const Schedule& schedule, const subgraphs::Subgraph& subgraph, const Analysis& analysis);
+
+// Schedules an already built (fresh) pipeline in place; `workload` names it in the source.
+ApplyResult apply_to(const Schedule& schedule, std::shared_ptr<subgraphs::BuiltPipeline> built,
+                     const Analysis& analysis, const std::string& workload);
+
+// The schedule as a function that schedules a fresh pipeline, for the measurement layer's
+// candidates. Halide's rejection is rethrown as a Halide::CompileError. `analysis` must
+// outlive the function.
+std::function<void(const subgraphs::BuiltPipeline&)> make_applier(Schedule schedule, const Analysis& analysis);
 
 // Lowers the scheduled pipeline for `halide_target` without generating code, which
 // surfaces the errors Halide only reports at lowering (illegal compute locations).

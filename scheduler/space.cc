@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "scheduler/host_consumer.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/stage_template.h"
 
@@ -142,28 +143,27 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   if (fa.is_output) return {ComputeLocation{ComputeLocation::Kind::kRoot, "", 0, ""}};
   options.push_back({ComputeLocation::Kind::kRoot, "", 0, ""});
   if (!fa.has_updates()) options.push_back({ComputeLocation::Kind::kInline, "", 0, ""});
-  const int consumer = fa.single_consumer();
+  const auto [consumer, use_stage] = host_consumer(analysis_, schedule, func);
   if (consumer < 0) return options;
   const FuncSchedule* cs = schedule.find(analysis_.funcs[consumer].name);
-  if (!cs || cs->compute.kind == ComputeLocation::Kind::kInline) return options;
+  if (!cs || cs->compute.kind != ComputeLocation::Kind::kRoot) return options;
+  // Halide 14 resolves compute_at loops in the consumer's last stage only.
   const int last_stage = static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1;
-  for (const auto& [cf, cstage] : fa.consumers) {
-    // Halide 14 resolves compute_at loops in the consumer's last stage only.
-    if (cstage != last_stage) continue;
+  if (use_stage == last_stage) {
     StageSchedule st;
-    st.stage = cstage;
+    st.stage = last_stage;
     for (const StageSchedule& x : cs->stages) {
-      if (x.stage == cstage) st = x;
+      if (x.stage == last_stage) st = x;
     }
-    if (st.rfactor) continue;
     std::string error;
-    const auto nest = build_loop_nest(analysis_.funcs[consumer].stages[cstage], st, &error);
-    if (!nest) continue;
-    for (const NestLoop& l : nest->loops) {
-      if (l.name == st.vectorize) continue;
-      if (std::find(st.unroll.begin(), st.unroll.end(), l.name) != st.unroll.end()) continue;
-      if (st.parallel.size() > 1 && std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
-      options.push_back({ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, cstage, l.name});
+    const auto nest = st.rfactor ? std::nullopt : build_loop_nest(analysis_.funcs[consumer].stages[last_stage], st, &error);
+    if (nest) {
+      for (const NestLoop& l : nest->loops) {
+        if (l.name == st.vectorize) continue;
+        if (std::find(st.unroll.begin(), st.unroll.end(), l.name) != st.unroll.end()) continue;
+        if (st.parallel.size() > 1 && std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
+        options.push_back({ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, last_stage, l.name});
+      }
     }
   }
   return options;
@@ -251,7 +251,7 @@ std::optional<Schedule> Space::propose(const Schedule& schedule, Rng& rng, std::
     r -= m.weight;
   }
   if (mutator) *mutator = std::string(chosen->mutator->name());
-  std::optional<Schedule> out = chosen->mutator->mutate(schedule, *this, rng);
+  std::optional<Schedule> out = chosen->mutator->propose(schedule, *this, rng);
   if (out && *out == schedule) return std::nullopt;
   return out;
 }

@@ -19,9 +19,11 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
     const LoopAnalysis& v = *pure[0];
     const int64_t w = c.vector_width;
     if (w >= 2 && w <= v.extent && w <= 64) {
-      if (c.inner_tile > w && c.inner_tile <= v.extent && c.inner_tile % w == 0) {
-        st.splits.push_back({v.name, piece(v.name, "_o"), piece(v.name, "_t"), c.inner_tile});
-        st.splits.push_back({piece(v.name, "_t"), piece(v.name, "_m"), piece(v.name, "_i"), w});
+      if (c.inner_tile > w && c.inner_tile <= v.extent && c.inner_tile % w == 0 && c.inner_tile / w >= 2) {
+        // Innermost split first, then its outer piece: Halide 14 drops the bounds guard of
+        // an outer split when its inner piece is split again and vectorized.
+        st.splits.push_back({v.name, piece(v.name, "_t"), piece(v.name, "_i"), w});
+        st.splits.push_back({piece(v.name, "_t"), piece(v.name, "_o"), piece(v.name, "_m"), c.inner_tile / w});
         middle.push_back(piece(v.name, "_m"));
         outer.push_back(piece(v.name, "_o"));
         inner.push_back(piece(v.name, "_i"));

@@ -10,7 +10,7 @@ class ComputeLocationMutator : public Mutator {
  public:
   std::string_view name() const override { return "compute_location"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::pair<size_t, std::vector<ComputeLocation>>> candidates;
     for (size_t f = 0; f < s.funcs.size(); ++f) {
       if (s.funcs[f].compute.kind == ComputeLocation::Kind::kInline) continue;

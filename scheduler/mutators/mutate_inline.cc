@@ -11,7 +11,7 @@ class InlineMutator : public Mutator {
  public:
   std::string_view name() const override { return "inline"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<size_t> candidates;
     for (size_t f = 0; f < s.funcs.size(); ++f) {
       const FuncAnalysis* fa = space.analysis().find(s.funcs[f].func);

@@ -13,7 +13,7 @@ class LoopOrderMutator : public Mutator {
  public:
   std::string_view name() const override { return "loop_order"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::tuple<size_t, int, size_t>> swaps;  // (func, stage, position of the inner loop)
     for (auto [f, stage] : mutators::all_stages(s, space)) {
       StageSchedule st;

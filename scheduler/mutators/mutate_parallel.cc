@@ -10,7 +10,7 @@ class ParallelMutator : public Mutator {
  public:
   std::string_view name() const override { return "parallel"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::pair<size_t, int>> options;
     for (auto [f, stage] : mutators::all_stages(s, space)) {
       if (s.funcs[f].compute.kind == ComputeLocation::Kind::kRoot) options.emplace_back(f, stage);

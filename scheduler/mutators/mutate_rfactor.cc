@@ -11,7 +11,7 @@ class RFactorMutator : public Mutator {
  public:
   std::string_view name() const override { return "rfactor"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::pair<size_t, int>> options;
     for (auto [f, stage] : mutators::all_stages(s, space)) {
       const FuncAnalysis* fa = space.analysis().find(s.funcs[f].func);

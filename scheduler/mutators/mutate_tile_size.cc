@@ -10,7 +10,7 @@ class TileSizeMutator : public Mutator {
  public:
   std::string_view name() const override { return "tile_size"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::tuple<size_t, size_t, size_t>> splits;
     for (auto [f, k] : mutators::scheduled_stages(s)) {
       for (size_t i = 0; i < s.funcs[f].stages[k].splits.size(); ++i) splits.emplace_back(f, k, i);

@@ -1,4 +1,4 @@
-// Unroll: a small loop (2 to 16 iterations, neither vectorized nor parallel) starts or
+// Unroll: the inner piece of a split (2 to 16 iterations, neither vectorized nor parallel) starts or
 // stops being unrolled.
 #include <algorithm>
 
@@ -8,11 +8,22 @@
 namespace ktune::scheduler {
 namespace {
 
+// True if `loop` has a constant extent wherever its Func is computed: the inner piece of
+// a split, or a piece of such a piece.
+bool constant_extent(const StageSchedule& st, const std::string& loop, int depth = 0) {
+  if (depth > 16) return false;
+  for (const LoopSplit& sp : st.splits) {
+    if (sp.inner == loop) return true;
+    if (sp.outer == loop && sp.loop != loop) return constant_extent(st, sp.loop, depth + 1);
+  }
+  return false;
+}
+
 class UnrollMutator : public Mutator {
  public:
   std::string_view name() const override { return "unroll"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::tuple<size_t, int, std::string>> options;
     for (auto [f, stage] : mutators::all_stages(s, space)) {
       StageSchedule st;
@@ -24,7 +35,8 @@ class UnrollMutator : public Mutator {
       const auto nest = mutators::nest_of(space, s.funcs[f], st);
       if (!nest) continue;
       for (const NestLoop& l : nest->loops) {
-        if (l.extent < 2 || l.extent > 16 || l.name == st.vectorize) continue;
+        // Only split inner pieces: their extent is a constant wherever the Func is computed.
+        if (l.extent < 2 || l.extent > 16 || l.name == st.vectorize || !constant_extent(st, l.name)) continue;
         if (std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
         options.emplace_back(f, stage, l.name);
       }

@@ -11,7 +11,7 @@ class VectorWidthMutator : public Mutator {
  public:
   std::string_view name() const override { return "vector_width"; }
 
-  std::optional<Schedule> mutate(const Schedule& s, const Space& space, Rng& rng) const override {
+  std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     const auto stages = mutators::all_stages(s, space);
     if (stages.empty()) return std::nullopt;
     const auto [f, stage] = stages[rng.below(static_cast<int64_t>(stages.size()))];

@@ -19,7 +19,10 @@ class Mutator {
  public:
   virtual ~Mutator() = default;
   virtual std::string_view name() const = 0;
-  virtual std::optional<Schedule> mutate(const Schedule& schedule, const Space& space, Rng& rng) const = 0;
+  // One changed decision, not yet validated; nullopt when there is nothing to change.
+  virtual std::optional<Schedule> propose(const Schedule& schedule, const Space& space, Rng& rng) const = 0;
+  // A schedule that differs from `schedule` and passes every validator, or nullopt.
+  std::optional<Schedule> mutate(const Schedule& schedule, const Space& space, Rng& rng) const;
 };
 
 struct WeightedMutator {

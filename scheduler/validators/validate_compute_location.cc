@@ -1,8 +1,11 @@
 // Compute locations: outputs are computed at root; only Funcs without update definitions
-// may be inlined; a Func computed at a loop of a consumer must have that one consumer,
+// may be inlined; a Func computed at a loop of a consumer must have that one consumer
+// (looking through inlined consumers, scheduler/host_consumer.h),
 // the consumer stage must call it, the consumer must not itself be inlined, and the loop
 // must be a loop of the consumer's last stage (the only one Halide 14 resolves) that is
-// neither vectorized, unrolled nor fused away.
+// neither vectorized, unrolled nor fused away. The consumer itself must be computed at
+// root (no nested compute_at chains: Halide 14's lowering overflows its stack on some).
+#include "scheduler/host_consumer.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -24,18 +27,25 @@ class ComputeLocationValidator : public Validator {
       if (c.kind != ComputeLocation::Kind::kAt) continue;
       const int consumer = a.index_of(c.consumer);
       if (consumer < 0) return f.func + ": computed at unknown Func \"" + c.consumer + "\"";
-      if (fa.single_consumer() != consumer) {
-        return f.func + ": can only be computed at a loop of its single consumer (" + c.consumer + " is not)";
+      const auto [host, use_stage] = host_consumer(a, s, a.index_of(f.func));
+      if (host != consumer) {
+        return f.func + ": can only be computed at a loop of its single consumer (after inlining); " + c.consumer +
+               " is not";
       }
-      bool called = false;
-      for (const auto& [func, stage] : fa.consumers) called |= func == consumer && stage == c.consumer_stage;
-      if (!called) return f.func + ": stage " + std::to_string(c.consumer_stage) + " of " + c.consumer + " does not call it";
+      if (use_stage != c.consumer_stage) {
+        return f.func + ": stage " + std::to_string(c.consumer_stage) + " of " + c.consumer + " does not call it";
+      }
       if (c.consumer_stage != static_cast<int>(a.funcs[consumer].stages.size()) - 1) {
         return f.func + ": Halide 14 computes producers only at loops of the consumer's last stage";
       }
       const FuncSchedule* cs = s.find(c.consumer);
       if (!cs || cs->compute.kind == ComputeLocation::Kind::kInline) {
         return f.func + ": computed at " + c.consumer + ", which is inlined";
+      }
+      // Halide 14's loop partitioning recurses without end on some chains of compute_at
+      // (a producer at a consumer that is itself computed at another Func's loop).
+      if (cs->compute.kind == ComputeLocation::Kind::kAt) {
+        return f.func + ": computed at " + c.consumer + ", which is itself computed inside another Func";
       }
       StageSchedule stage;
       stage.stage = c.consumer_stage;

@@ -1,5 +1,6 @@
 // Structure: every Func of the analysis is scheduled exactly once, stages exist, splits
-// name existing loops with factors no larger than the loop, orders are permutations that
+// name existing loops with factors no larger than the loop (and never split an earlier
+// split's inner piece), orders are permutations that
 // keep the reduction loops in their original relative order, the parallel loops are the
 // outermost ones, and the vectorized loop is the innermost one.
 #include <set>
@@ -63,6 +64,14 @@ class StructureValidator : public Validator {
         const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
         if (!nest) return where + error;
         for (const LoopSplit& split : st.splits) {
+          // Halide 14 loses the bounds guard of a split whose inner piece is split again
+          // (and vectorized): the result reads and writes outside the Func's region.
+          for (const LoopSplit& earlier : st.splits) {
+            if (&earlier == &split) break;
+            if (earlier.inner == split.loop) {
+              return where + "\"" + split.loop + "\" is the inner piece of an earlier split and cannot be split again";
+            }
+          }
           // The loop being split had this extent when the split was applied.
           StageSchedule before = st;
           before.order.clear();

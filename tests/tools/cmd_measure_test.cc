@@ -46,14 +46,32 @@ TEST(CmdMeasure, JsonHasEveryField) {
   EXPECT_GE(j["threads"].get<int>(), 1);
 }
 
-TEST(CmdMeasure, ScheduleSourcesNotYetAvailableAreUsageErrors) {
-  auto r = run_ktune("measure " + tiny_spec() + " --named heuristic");
+TEST(CmdMeasure, HeuristicAndScheduleFilesAreMeasured) {
+  auto r = run_ktune("measure " + tiny_spec() + " --named heuristic --format json --repeat-min-ms 5 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["schedule"], "heuristic");
+  EXPECT_EQ(j["schedule_hash"].get<std::string>().size(), 32u);
+  // The heuristic as a file gives the same schedule hash.
+  const auto printed = run_ktune("space " + tiny_spec() + " --named heuristic --format json 2>/dev/null");
+  ASSERT_EQ(printed.exit_code, 0);
+  const std::string path = ::testing::TempDir() + "/heuristic_schedule.json";
+  std::ofstream(path) << printed.out;
+  r = run_ktune("measure " + tiny_spec() + " --schedule " + path + " --format json --repeat-min-ms 5 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["schedule_hash"], j["schedule_hash"]);
+}
+
+TEST(CmdMeasure, BadScheduleFilesAreUsageErrors) {
+  auto r = run_ktune("measure " + tiny_spec() + " --schedule /nonexistent/s.json");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.out, HasSubstr("not available yet"));
-  r = run_ktune("measure " + tiny_spec() + " --schedule s.json");
+  EXPECT_THAT(r.out, HasSubstr("/nonexistent/s.json: cannot open schedule file"));
+  const std::string path = ::testing::TempDir() + "/wrong_funcs.json";
+  std::ofstream(path) << R"({"funcs": [{"func": "nope", "compute": {"kind": "root"}}]})";
+  r = run_ktune("measure " + tiny_spec() + " --schedule " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.out, HasSubstr("--schedule s.json"));
-  EXPECT_THAT(r.out, HasSubstr("not available yet"));
+  EXPECT_THAT(r.out, HasSubstr("not valid for this subgraph"));
 }
 
 TEST(CmdMeasure, UsageErrorsExitWithTwo) {

@@ -5,8 +5,9 @@
 //      loop; the same + vectorize 8; + vectorize 16), built in parallel then run alone;
 //   2. the spread of medians when one schedule is measured 10 times in one process;
 //   3. the cost of isolation per run: fork + realize a tiny kernel + exit + waitpid, a
-//      whole Runner::run of it, and an in-process realize of the same kernel (last, since
-//      it runs a pipeline in this process).
+//      whole Runner::run of it, and an in-process realize of the same kernel; measured
+//      in a fresh process and again after the suite, since fork() costs more the more
+//      memory the parent maps (the suite's inputs and references).
 // Usage: ktune_measure_bench [--suite DIR] [--only NAME...] [--build-threads N] [--threads N]
 //                            [--min-repeats N] [--repeat-min-ms N] [--stability-runs N]
 #include <CLI/CLI.hpp>
@@ -121,7 +122,7 @@ measure::RunOptions run_options(const BenchOptions& opt) {
 void bench_suite(const BenchOptions& opt) {
   const auto suite = load_suite(opt);
   measure::Runner runner(run_options(opt));
-  std::printf("== 1. suite: %zu subgraphs x 4 schedules, protocol: 1 check + %d warm-up + >= %d runs and >= %.0f ms\n",
+  std::printf("== suite: %zu subgraphs x 4 schedules, protocol: 1 check + %d warm-up + >= %d runs and >= %.0f ms\n",
               suite.size(), runner.options().timing.warmup_runs, opt.min_repeats, opt.repeat_min_ms);
   double reference_ms = 0;
   for (const auto& sg : suite) reference_ms += runner.prepare(*sg);
@@ -179,8 +180,19 @@ std::string write_tiny_spec() {
   return path;
 }
 
-void bench_isolation(const BenchOptions& opt) {
-  std::printf("== 3. isolation overhead per run (tiny kernel: 16 floats times 2)\n");
+// Resident memory of this process in MiB, from /proc/self/status; -1 if unknown.
+double resident_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return -1;
+}
+
+void bench_isolation(const BenchOptions& opt, const char* when) {
+  std::printf("== isolation overhead per run, %s (parent resident memory %.0f MiB; tiny kernel: 16 floats times 2)\n",
+              when, resident_mib());
   const auto tiny = subgraphs::load_spec_subgraph(write_tiny_spec());
   const measure::BuildBatch batch = measure::build_candidates(
       {{tiny.get(), "naive", subgraphs::apply_trivial_schedule, "naive"}}, measure::BuildOptions{});
@@ -211,9 +223,12 @@ void bench_isolation(const BenchOptions& opt) {
   for (int i = 0; i < runs; ++i) failures += !runner.run(built).ok();
   const double runner_ms = ms_since(start) / runs;
 
-  // Last: this executes the pipeline in this process (a serial one: no thread pool).
+  // This executes the pipeline in this process; it is serial, so Halide's thread pool
+  // does not start (and the Runner shuts the pool down before forking anyway).
   const int inproc = 20000;
+  out.fill(0.f);
   p.realize(out, kernel.target);
+  if (out(0) != 2.f) failures += 1;
   start = Clock::now();
   for (int i = 0; i < inproc; ++i) p.realize(out, kernel.target);
   const double inproc_us = ms_since(start) * 1e3 / inproc;
@@ -233,7 +248,7 @@ void bench_stability(const BenchOptions& opt) {
       {{&sg, "parallel_vec8", root_schedule(true, 8), "parallel_vec8"}}, measure::BuildOptions{});
   measure::Runner runner(run_options(opt));
   runner.prepare(sg);
-  std::printf("== 2. stability: %s / parallel_vec8 measured %d times in one process\n", sg.name().c_str(),
+  std::printf("== stability: %s / parallel_vec8 measured %d times in one process\n", sg.name().c_str(),
               opt.stability_runs);
   std::vector<double> medians;
   for (int i = 0; i < opt.stability_runs; ++i) {
@@ -242,6 +257,7 @@ void bench_stability(const BenchOptions& opt) {
     if (r.ok()) medians.push_back(r.median_ns);
   }
   if (medians.size() < 2) return;
+  std::printf("\n");
   const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
   std::vector<double> sorted = medians;
   std::sort(sorted.begin(), sorted.end());
@@ -271,9 +287,10 @@ int main(int argc, char** argv) {
   app.add_flag("--skip-suite", skip_suite, "only parts 2 and 3");
   CLI11_PARSE(app, argc, argv);
   try {
+    bench_isolation(opt, "fresh process");
     if (!skip_suite) bench_suite(opt);
     bench_stability(opt);
-    bench_isolation(opt);
+    bench_isolation(opt, "after the suite");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ktune_measure_bench: %s\n", e.what());
     return 1;

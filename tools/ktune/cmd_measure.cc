@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,6 +17,8 @@
 #include "common/error.h"
 #include "measure/builder.h"
 #include "measure/runner.h"
+#include "scheduler/apply.h"
+#include "scheduler/space.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
@@ -51,20 +55,36 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
   return out;
 }
 
-// The schedule named on the command line as a Candidate apply function.
-std::function<void(const subgraphs::BuiltPipeline&)> schedule_from(const MeasureOptions& opt) {
+// The schedule named on the command line as a Candidate apply function, and its name.
+std::pair<std::function<void(const subgraphs::BuiltPipeline&)>, std::string> schedule_from(
+    const MeasureOptions& opt, const scheduler::Space& space) {
   if (!opt.schedule_file.empty() && !opt.named.empty()) {
     throw UserError("measure: give either --schedule FILE or --named NAME, not both");
   }
+  scheduler::Schedule schedule;
   if (!opt.schedule_file.empty()) {
-    throw UserError("measure: --schedule " + opt.schedule_file +
-                    ": schedule files are not available yet (they come with the scheduler); use --named naive");
+    std::ifstream in(opt.schedule_file);
+    if (!in) throw UserError(format_user_error(opt.schedule_file, "", "cannot open schedule file"));
+    std::stringstream buf;
+    buf << in.rdbuf();
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(buf.str());
+    } catch (const nlohmann::json::parse_error& e) {
+      throw UserError(format_user_error(opt.schedule_file, "", std::string("invalid JSON: ") + e.what()));
+    }
+    schedule = scheduler::Schedule::from_json(j, opt.schedule_file);
+    if (auto reason = space.validate(schedule)) {
+      throw UserError(format_user_error(opt.schedule_file, "", "the schedule is not valid for this subgraph: " + *reason));
+    }
+  } else if (opt.named == "naive") {
+    schedule = space.naive();
+  } else if (opt.named == "heuristic") {
+    schedule = space.heuristic();
+  } else {
+    throw UserError("measure: give a schedule with --schedule FILE or --named naive|heuristic");
   }
-  if (opt.named == "naive") return subgraphs::apply_trivial_schedule;
-  if (opt.named == "heuristic") {
-    throw UserError("measure: --named heuristic is not available yet (it comes with the scheduler); use --named naive");
-  }
-  throw UserError("measure: give a schedule with --schedule FILE or --named naive|heuristic");
+  return {scheduler::make_applier(schedule, space.analysis()), schedule.hash()};
 }
 
 std::string format_time(double ns) {
@@ -91,20 +111,25 @@ int run_measure(const MeasureOptions& opt) {
   if (opt.min_repeats < 1) throw UserError("measure: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
   if (opt.repeat_min_ms < 0) throw UserError("measure: --repeat-min-ms: expected >= 0");
   if (opt.threads < 0) throw UserError("measure: --threads: expected >= 0 (0 = every core)");
-  const auto apply = schedule_from(opt);
+  if (opt.schedule_file.empty() && opt.named.empty()) {
+    throw UserError("measure: give a schedule with --schedule FILE or --named naive|heuristic");
+  }
   std::unique_ptr<subgraphs::Subgraph> sg;
   if (!opt.spec.empty()) {
     sg = subgraphs::load_spec_subgraph(opt.spec);
   } else {
     sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params));
   }
+  const scheduler::Space space(
+      scheduler::analyze(*sg, scheduler::target_info_from_device(targets::detect_host_device())));
+  const auto [apply, schedule_hash] = schedule_from(opt, space);
   const std::string schedule_name = opt.named.empty() ? opt.schedule_file : opt.named;
 
   if (opt.format == "text") std::fprintf(stderr, "building %s (%s) ...\n", sg->name().c_str(), schedule_name.c_str());
   measure::BuildOptions build_options;
   build_options.threads = 1;
   const measure::BuildBatch batch =
-      measure::build_candidates({measure::Candidate{sg.get(), schedule_name, apply, schedule_name}}, build_options);
+      measure::build_candidates({measure::Candidate{sg.get(), schedule_hash, apply, schedule_name}}, build_options);
   measure::RunOptions run_options;
   run_options.threads = opt.threads;
   run_options.timing.min_repeats = opt.min_repeats;
@@ -122,6 +147,7 @@ int run_measure(const MeasureOptions& opt) {
                               {"workload_key", sg->key().key},
                               {"device_key", targets::device_key(targets::detect_host_device())},
                               {"schedule", schedule_name},
+                              {"schedule_hash", schedule_hash},
                               {"status", std::string(measure::to_string(r.status))},
                               {"message", r.message},
                               {"signal", r.signal},
@@ -138,7 +164,7 @@ int run_measure(const MeasureOptions& opt) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("workload  %s (key %s)\n", sg->name().c_str(), sg->key().key.c_str());
-    std::printf("schedule  %s\n", schedule_name.c_str());
+    std::printf("schedule  %s (%s)\n", schedule_name.c_str(), schedule_hash.c_str());
     std::printf("status    %s%s%s\n", std::string(measure::to_string(r.status)).c_str(), r.message.empty() ? "" : ": ",
                 r.message.c_str());
     if (r.ok()) {
@@ -160,7 +186,7 @@ CommandRunner register_measure(CLI::App& sub) {
   sub.add_option("spec", opt->spec, "JSON spec file of the subgraph");
   sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME instead of a spec");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--schedule", opt->schedule_file, "schedule JSON file (not available yet)");
+  sub.add_option("--schedule", opt->schedule_file, "a schedule as JSON (see `ktune space`)");
   sub.add_option("--named", opt->named, "a named schedule: naive (everything at root, serial) or heuristic")
       ->check(CLI::IsMember({"naive", "heuristic"}));
   sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time the kernel for at least this many ms in total")

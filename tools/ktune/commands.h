@@ -27,5 +27,7 @@ CommandRunner register_space(CLI::App& subcommand);
 CommandRunner register_db(CLI::App& subcommand);
 CommandRunner register_devices(CLI::App& subcommand);
 CommandRunner register_measure(CLI::App& subcommand);
+CommandRunner register_sample(CLI::App& subcommand);
+CommandRunner register_model(CLI::App& subcommand);
 
 }  // namespace ktune::cli

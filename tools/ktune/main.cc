@@ -27,6 +27,10 @@ const std::vector<CommandEntry>& command_table() {
        ktune::cli::register_devices},
       {"measure", "Build one schedule of a subgraph, run it isolated, verify and time it",
        ktune::cli::register_measure},
+      {"sample", "Measure sampled and mutated schedules of subgraphs into a database (cost-model data)",
+       ktune::cli::register_sample},
+      {"model", "Train and evaluate the learned cost model on a database's measurements",
+       ktune::cli::register_model},
   };
   return table;
 }

@@ -1,0 +1,34 @@
+// Dataset: the training data a device's measurements give: one row per schedule with an ok
+// measurement (its fastest median as the runtime), its features recomputed from the stored
+// schedule JSON and the workload's analysis, and the analytical model's score as a baseline.
+//
+//   Dataset data = load_dataset(db, device_key, [&](const WorkloadRecord& w) { return analysis_of(w); });
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cost_model/cost_model.h"
+#include "scheduler/analysis.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::cost_model {
+
+struct Dataset {
+  std::vector<TrainingSample> samples;      // features, runtime and workload key per schedule
+  std::vector<std::string> schedule_hashes; // per sample: the schedule's identity
+  std::vector<float> analytical_scores;     // per sample: AnalyticalModel's score (baseline)
+  std::vector<std::string> skipped;         // why workloads or schedules were left out, one line each
+  int workloads() const;                    // distinct workload keys among the samples
+};
+
+// The analysis of a stored workload (rebuilt from its spec), or null to skip it. The pointer
+// must stay valid until load_dataset returns.
+using AnalysisLookup = std::function<const scheduler::Analysis*(const tuning_db::WorkloadRecord&)>;
+
+// Every schedule with an ok measurement on `device_key`. Schedules whose JSON does not parse
+// are skipped with a note. Throws ktune::UserError when the device is not in the database.
+Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, const AnalysisLookup& lookup);
+
+}  // namespace ktune::cost_model

@@ -1,0 +1,74 @@
+// ArithFeatures: arithmetic and memory operations, by how they execute (vector or scalar,
+// parallel or serial, dense, broadcast or gathered loads).
+#include <algorithm>
+
+#include "cost_model/features.h"
+#include "cost_model/internal/feature_inputs.h"
+
+namespace ktune::cost_model {
+
+ArithFeatures ArithFeatures::compute(const internal::FeatureInputs& in) {
+  ArithFeatures f;
+  const int lanes = std::max(1, in.analysis.target.vector_lanes);
+  double ops = 0, instr = 0, vec = 0, scalar = 0, par = 0, ser = 0;
+  double loads = 0, dense = 0, bcast = 0, strided = 0, lscalar = 0, stores = 0;
+  for (size_t i = 0; i < in.model.stages.size(); ++i) {
+    const internal::StageModel& sm = in.model.stages[i];
+    const internal::StageMetrics& m = in.metrics[i];
+    ops += m.ops;
+    const bool vectorized = sm.vector_width > 1;
+    instr += m.ops / static_cast<double>(vectorized ? std::min<int64_t>(sm.vector_width, lanes) : 1);
+    (vectorized ? vec : scalar) += m.ops;
+    (m.tasks > 1 ? par : ser) += m.ops;
+    loads += m.loads;
+    stores += m.points;
+    f.ops_per_point_max = std::max(f.ops_per_point_max, static_cast<float>(sm.ops));
+    for (const internal::AccessGroupModel& g : sm.groups) {
+      for (size_t p = 0; p < g.paths.size(); ++p) {
+        if (g.paths[p].size() == 1 && g.paths[p][0] < 0) continue;  // the store
+        if (!vectorized) {
+          lscalar += m.points;
+          continue;
+        }
+        const int64_t step = g.vector_steps[p];
+        if (step == 0) {
+          bcast += m.points;
+        } else if (step == 1 || step == -1) {
+          dense += m.points;
+        } else {
+          strided += m.points;
+        }
+      }
+    }
+  }
+  f.ops = static_cast<float>(ops);
+  f.ops_instructions = static_cast<float>(instr);
+  f.ops_vector = static_cast<float>(vec);
+  f.ops_scalar = static_cast<float>(scalar);
+  f.ops_parallel = static_cast<float>(par);
+  f.ops_serial = static_cast<float>(ser);
+  f.loads = static_cast<float>(loads);
+  f.loads_dense = static_cast<float>(dense);
+  f.loads_broadcast = static_cast<float>(bcast);
+  f.loads_strided = static_cast<float>(strided);
+  f.loads_scalar = static_cast<float>(lscalar);
+  f.stores = static_cast<float>(stores);
+  const double bytes = in.compulsory_bytes;
+  f.intensity = bytes > 0 ? static_cast<float>(ops / bytes) : 0.f;
+  f.loads_per_op = ops > 0 ? static_cast<float>(loads / ops) : 0.f;
+  return f;
+}
+
+std::vector<std::string> ArithFeatures::names() {
+  return {"ops",          "ops_instructions", "ops_vector",     "ops_scalar",      "ops_parallel",
+          "ops_serial",   "loads",            "loads_dense",    "loads_broadcast", "loads_strided",
+          "loads_scalar", "stores",           "ops_per_point_max", "intensity",    "loads_per_op"};
+}
+
+void ArithFeatures::append_to(std::vector<float>& out) const {
+  out.insert(out.end(), {ops, ops_instructions, ops_vector, ops_scalar, ops_parallel, ops_serial, loads,
+                         loads_dense, loads_broadcast, loads_strided, loads_scalar, stores, ops_per_point_max,
+                         intensity, loads_per_op});
+}
+
+}  // namespace ktune::cost_model

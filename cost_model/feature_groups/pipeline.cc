@@ -1,0 +1,42 @@
+// PipelineFeatures: how the schedule computes the pipeline as a whole.
+#include "cost_model/features.h"
+#include "cost_model/internal/feature_inputs.h"
+
+namespace ktune::cost_model {
+
+PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
+  using Kind = scheduler::ComputeLocation::Kind;
+  PipelineFeatures f;
+  f.funcs = static_cast<float>(in.analysis.funcs.size());
+  f.stages_run = static_cast<float>(in.model.stages.size());
+  for (const internal::FuncModel& fm : in.model.funcs) {
+    f.inlined_funcs += fm.kind == Kind::kInline;
+    f.compute_at_funcs += fm.kind == Kind::kAt;
+    f.root_funcs += fm.kind == Kind::kRoot;
+  }
+  f.rfactor_stages = static_cast<float>(in.model.rfactor_stages);
+  double computed = 0, ideal = 0;
+  for (size_t i = 0; i < in.model.stages.size(); ++i) {
+    const internal::StageModel& sm = in.model.stages[i];
+    computed += in.metrics[i].points;
+    ideal += static_cast<double>(in.facts.stages[sm.func][sm.stage].points());
+  }
+  f.points_computed = static_cast<float>(computed);
+  f.points_ideal = static_cast<float>(ideal);
+  f.recompute_ratio = ideal > 0 ? static_cast<float>(computed / ideal) : 0.f;
+  const double bytes = in.compulsory_bytes;
+  f.compulsory_bytes = static_cast<float>(bytes);
+  return f;
+}
+
+std::vector<std::string> PipelineFeatures::names() {
+  return {"funcs",         "stages_run",      "inlined_funcs", "compute_at_funcs", "root_funcs",
+          "rfactor_stages", "points_computed", "points_ideal",  "recompute_ratio",  "compulsory_bytes"};
+}
+
+void PipelineFeatures::append_to(std::vector<float>& out) const {
+  out.insert(out.end(), {funcs, stages_run, inlined_funcs, compute_at_funcs, root_funcs, rfactor_stages,
+                         points_computed, points_ideal, recompute_ratio, compulsory_bytes});
+}
+
+}  // namespace ktune::cost_model

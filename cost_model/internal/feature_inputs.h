@@ -1,0 +1,50 @@
+// What every feature group reads: the analysis, the precomputed pipeline facts, one
+// schedule's model, and the per-stage quantities several groups share (work, tasks,
+// working sets, cache fit levels), computed once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cost_model/internal/pipeline_facts.h"
+#include "cost_model/internal/schedule_model.h"
+#include "scheduler/analysis.h"
+
+namespace ktune::cost_model::internal {
+
+// Quantities of one running stage, all realizations included unless stated.
+struct StageMetrics {
+  double points = 0;           // iterations that compute
+  double iterations = 0;       // loop iterations (split tails rounded up)
+  double ops = 0;              // arithmetic operations
+  double loads = 0;            // elements loaded
+  double work = 0;             // points x (ops + loads + 1) per iteration: ranks the stages
+  int64_t tasks = 1;           // parallel tasks (own parallel loop times the enclosing one)
+  std::vector<int64_t> ws_bytes;  // per level k = 0..depth: bytes of the cache lines touched
+  int l1_level = 0;            // outermost level whose working set fits L1
+  int l2_level = 0;            // the same for L2
+  int llc_level = 0;           // the same for this stage's share of the LLC
+};
+
+struct FeatureInputs {
+  const scheduler::Analysis& analysis;  // the subgraph
+  const PipelineFacts& facts;           // its precomputed facts
+  const ScheduleModel& model;           // the schedule
+  std::vector<StageMetrics> metrics;    // per model.stages entry
+  std::vector<int> by_work;             // indices into model.stages, most work first
+  double compulsory_bytes = 0;          // every input read once, every output written once
+};
+
+FeatureInputs make_feature_inputs(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                                  const ScheduleModel& model);
+
+// Largest level k in [0, depth] with ws_bytes[k] <= capacity (0 when none fits).
+int fit_level(const std::vector<int64_t>& ws_bytes, double capacity);
+
+// LLC bytes available to one task of a stage running on `tasks` tasks.
+double llc_share(const scheduler::TargetInfo& target, int64_t tasks);
+
+// The feature vector of one schedule, group after group (features.h).
+std::vector<float> assemble(const FeatureInputs& in);
+
+}  // namespace ktune::cost_model::internal

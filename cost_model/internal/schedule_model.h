@@ -1,0 +1,92 @@
+// ScheduleModel: what one schedule does, from the analysis and the schedule alone: which
+// stages run and how often, their loop nests after splits, their accesses through inlined
+// Funcs, and each accessed buffer's footprint at every loop level. Feature groups read it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cost_model/internal/footprint_cache.h"
+#include "cost_model/internal/pipeline_facts.h"
+#include "scheduler/analysis.h"
+#include "scheduler/schedule.h"
+
+namespace ktune::cost_model::internal {
+
+// One loop of a stage after splits.
+struct LoopModel {
+  std::string name;         // loop name in the schedule
+  int dim = 0;              // isl dimension of the stage it iterates (outermost first)
+  int64_t extent = 1;       // iterations per execution of the loop (per realization)
+  int64_t stride = 1;       // step of the original loop's index per iteration
+  bool reduction = false;   // comes from a reduction variable
+  bool parallel = false;    // one of the fused parallel loops (or rfactor's parallel u)
+  bool vectorized = false;  // the vectorized loop (or rfactor's vectorized u)
+  bool unrolled = false;    // fully unrolled
+};
+
+// The accesses of a stage to one buffer.
+struct AccessGroupModel {
+  int buffer = 0;                   // index into PipelineFacts::buffers
+  int group = 0;                    // FootprintCache group id
+  bool store = false;               // includes the stage's own store (the written buffer)
+  int loads = 0;                    // loads per iteration (paths that read)
+  std::vector<AccessPath> paths;    // the accesses (see FootprintCache)
+  // Address step in elements per iteration of the innermost loop, of the vectorized loop:
+  // one per path; kUnknownStride when an access is not affine.
+  std::vector<int64_t> inner_steps;
+  std::vector<int64_t> vector_steps;  // empty when the stage is not vectorized
+  // Footprint per loop level k (the tile of loops [0, k)), k = 0..depth; owned by the
+  // FootprintCache, valid while it lives.
+  std::vector<const Footprint*> levels;
+};
+
+// Stride of an access whose coefficients are unknown.
+inline constexpr int64_t kUnknownStride = -1;
+
+// One stage that runs (stages of inlined Funcs do not).
+struct StageModel {
+  int func = 0;                  // index into Analysis::funcs
+  int stage = 0;                 // 0 = pure definition, k = update k-1
+  int id = 0;                    // stage id (PipelineFacts::stage_ids)
+  int64_t realizations = 1;      // times the stage runs (its Func is realized)
+  std::vector<LoopModel> loops;  // innermost first
+  std::vector<int64_t> dim_extent;  // per isl dimension: iterations per realization
+  int64_t points = 1;            // iterations per realization that compute (product of dim_extent)
+  int64_t iterations = 1;        // loop iterations per realization (split tails rounded up)
+  double ops = 0;                // arithmetic per iteration, inlined Funcs included
+  int loads = 0;                 // loads per iteration, inlined Funcs included
+  int64_t vector_width = 1;      // lanes of the vectorized loop; 1 when none
+  int64_t tasks = 1;             // iterations of its own parallel loop; 1 when serial
+  int64_t outer_tasks = 1;       // parallel tasks of the enclosing loop it runs inside (compute_at); 1 if none
+  bool rfactor = false;          // split with rfactor
+  std::vector<AccessGroupModel> groups;  // one per buffer touched, the store's buffer included
+  int64_t inner_points(int level) const;  // iterations of loops [0, level)
+  int64_t executions(int level) const;    // times the body of level `level` runs per realization
+  int depth() const { return static_cast<int>(loops.size()); }
+};
+
+// How one Func is computed.
+struct FuncModel {
+  scheduler::ComputeLocation::Kind kind = scheduler::ComputeLocation::Kind::kRoot;
+  int64_t realizations = 1;       // times it is computed; 0 when inlined
+  std::vector<int64_t> region;    // per buffer dimension: elements of one realization
+  int host_stage = -1;            // index into ScheduleModel::stages of the compute_at host; -1 otherwise
+  int host_level = 0;             // loops of the host inside the compute_at loop
+  int64_t region_elements() const;  // product of `region`
+};
+
+struct ScheduleModel {
+  std::vector<FuncModel> funcs;    // per Analysis::funcs
+  std::vector<StageModel> stages;  // the stages that run, consumers before producers
+  int rfactor_stages = 0;          // stages split with rfactor
+  int unknown_loops = 0;           // schedule entries naming loops that do not exist (ignored)
+};
+
+// Works out `schedule`. Loops, splits or compute locations that do not fit the analysis are
+// skipped (the Space validates schedules; features must not fail on an odd one).
+ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                                   FootprintCache& cache, const scheduler::Schedule& schedule);
+
+}  // namespace ktune::cost_model::internal

@@ -1,0 +1,103 @@
+// The feature vector's shape (names, groups, length) and that it reflects the schedule.
+#include "cost_model/features.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "scheduler/space.h"
+#include "tests/cost_model/test_support.h"
+
+namespace ktune::cost_model {
+namespace {
+
+size_t index_of(const std::string& name) {
+  const std::vector<std::string> names = feature_names();
+  return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+TEST(Features, NamesMatchTheVectorLength) {
+  const std::vector<std::string> names = feature_names();
+  EXPECT_EQ(static_cast<int>(names.size()), feature_count());
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << "names must be unique";
+  const scheduler::Analysis a = testing::analyze_spec(testing::kMatmulSpec);
+  const scheduler::Space space(a);
+  EXPECT_EQ(extract_features(a, space.naive()).size(), names.size());
+  EXPECT_EQ(extract_features(a, space.heuristic()).size(), names.size());
+}
+
+TEST(Features, EveryGroupWritesAsManyValuesAsItNames) {
+  auto written = [](const auto& group) {
+    std::vector<float> out;
+    group.append_to(out);
+    return out.size();
+  };
+  EXPECT_EQ(PipelineFeatures::names().size(), static_cast<size_t>(PipelineFeatures::kCount));
+  EXPECT_EQ(written(PipelineFeatures{}), static_cast<size_t>(PipelineFeatures::kCount));
+  EXPECT_EQ(ArithFeatures::names().size(), static_cast<size_t>(ArithFeatures::kCount));
+  EXPECT_EQ(written(ArithFeatures{}), static_cast<size_t>(ArithFeatures::kCount));
+  EXPECT_EQ(MemoryFeatures::names().size(), static_cast<size_t>(MemoryFeatures::kCount));
+  EXPECT_EQ(written(MemoryFeatures{}), static_cast<size_t>(MemoryFeatures::kCount));
+  EXPECT_EQ(AllocationFeatures::names().size(), static_cast<size_t>(AllocationFeatures::kCount));
+  EXPECT_EQ(written(AllocationFeatures{}), static_cast<size_t>(AllocationFeatures::kCount));
+  EXPECT_EQ(LoopFeatures::names().size(), static_cast<size_t>(LoopFeatures::kCount));
+  EXPECT_EQ(written(LoopFeatures{}), static_cast<size_t>(LoopFeatures::kCount));
+  EXPECT_EQ(WorkingSetFeatures::names().size(), static_cast<size_t>(WorkingSetFeatures::kCount));
+  EXPECT_EQ(written(WorkingSetFeatures{}), static_cast<size_t>(WorkingSetFeatures::kCount));
+  EXPECT_EQ(StageFeatures::names().size(), static_cast<size_t>(StageFeatures::kCount));
+  EXPECT_EQ(written(StageFeatures{}), static_cast<size_t>(StageFeatures::kCount));
+  EXPECT_EQ(AccessFeatures::names().size(), static_cast<size_t>(AccessFeatures::kCount));
+  EXPECT_EQ(written(AccessFeatures{}), static_cast<size_t>(AccessFeatures::kCount));
+}
+
+TEST(Features, DeterministicAndFinite) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kBlurSpec);
+  const scheduler::Space space(a);
+  scheduler::Rng rng(7);
+  for (int i = 0; i < 20; ++i) {
+    const auto s = space.sample(rng);
+    ASSERT_TRUE(s.has_value());
+    const std::vector<float> first = extract_features(a, *s);
+    EXPECT_EQ(extract_features(a, *s), first) << s->to_json().dump();
+    for (size_t k = 0; k < first.size(); ++k) EXPECT_TRUE(std::isfinite(first[k])) << feature_names()[k];
+  }
+}
+
+TEST(Features, ReflectTheSchedule) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kMatmulSpec);
+  const scheduler::Space space(a);
+  const std::vector<float> naive = extract_features(a, space.naive());
+  const std::vector<float> tuned = extract_features(a, space.heuristic());
+  // Naive: serial, scalar; heuristic: vectorized by the native width and parallel.
+  EXPECT_EQ(naive[index_of("stage0.loop.vector_width")], 1);
+  EXPECT_EQ(tuned[index_of("stage0.loop.vector_width")], 8);
+  EXPECT_EQ(naive[index_of("arith.ops_parallel")], 0);
+  EXPECT_GT(tuned[index_of("arith.ops_parallel")], 0);
+  // Same algorithm: the same arithmetic.
+  EXPECT_EQ(naive[index_of("arith.ops")], tuned[index_of("arith.ops")]);
+  EXPECT_EQ(naive[index_of("arith.ops")], 2.f * 256 * 256 * 256);
+  // The heuristic's register tile keeps the working set of the k loop far smaller.
+  EXPECT_LT(tuned[index_of("memory.l1_traffic_bytes")], naive[index_of("memory.l1_traffic_bytes")]);
+}
+
+TEST(Features, InliningMovesArithmeticIntoTheConsumer) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kBlurSpec);
+  const std::vector<float> inlined = extract_features(a, testing::schedule(R"({"funcs": [
+    {"func": "blur_x", "compute": {"kind": "inline"}}, {"func": "blur_y", "compute": {"kind": "root"}}]})"));
+  const std::vector<float> root = extract_features(a, testing::schedule(R"({"funcs": [
+    {"func": "blur_x", "compute": {"kind": "root"}}, {"func": "blur_y", "compute": {"kind": "root"}}]})"));
+  EXPECT_EQ(inlined[index_of("pipeline.stages_run")], 1);
+  EXPECT_EQ(root[index_of("pipeline.stages_run")], 2);
+  // Inlined, each of blur_y's 3 calls recomputes blur_x (6 ops): 6 + 3 x 6 per output point.
+  EXPECT_EQ(inlined[index_of("arith.ops")], 64.f * 32 * (6 + 3 * 6));
+  EXPECT_EQ(root[index_of("arith.ops")], 64.f * 34 * 6 + 64.f * 32 * 6);
+  // Inlined, blur_y reads the input 9 times per point; at root, blur_x 3 times.
+  EXPECT_EQ(inlined[index_of("arith.loads")], 64.f * 32 * 9);
+  EXPECT_EQ(inlined[index_of("buffer0.is_input")], 1);
+  EXPECT_EQ(root[index_of("pipeline.root_funcs")], 2);
+}
+
+}  // namespace
+}  // namespace ktune::cost_model

@@ -1,0 +1,36 @@
+#include <gtest/gtest.h>
+
+#include "tests/scheduler/mutators/mutator_test_support.h"
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+std::string where(const Schedule& s, const std::string& func) {
+  const ComputeLocation& c = s.find(func)->compute;
+  return c.kind == ComputeLocation::Kind::kAt ? "at " + c.consumer + "." + c.loop : to_string(c.kind);
+}
+
+TEST(MutateComputeLocation, ReachesRootAndEveryLegalLoop) {
+  const auto sg = testing::suite_subgraph("gemm_1024");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule base = space.heuristic();  // C_acc at C.x_o; C is [x_i (vector), y_i, x_o, y_o (parallel)]
+  ASSERT_EQ(where(base, "C_acc"), "at C.x_o");
+  const auto seen = testing::reached_alternatives(*make_compute_location_mutator(), base, space,
+                                                  [](const Schedule& s) { return where(s, "C_acc"); });
+  EXPECT_EQ(seen, (std::set<std::string>{"root", "at C.y_i", "at C.y_o"}));
+}
+
+TEST(MutateComputeLocation, LooksThroughInlinedConsumers) {
+  const auto sg = testing::suite_subgraph("mlp_gelu");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule base = space.heuristic();  // xw and pre are inlined into Y
+  ASSERT_EQ(where(base, "xw"), "inline");
+  const auto seen = testing::reached_alternatives(*make_compute_location_mutator(), base, space,
+                                                  [](const Schedule& s) { return where(s, "xw_acc"); });
+  EXPECT_TRUE(seen.count("root"));
+  EXPECT_TRUE(seen.count("at Y.y_o"));
+}
+
+}  // namespace
+}  // namespace ktune::scheduler

@@ -1,0 +1,94 @@
+#include "scheduler/schedule.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+
+namespace ktune::scheduler {
+namespace {
+
+using ::testing::HasSubstr;
+
+Schedule example() {
+  Schedule s;
+  FuncSchedule acc{"C_acc", {ComputeLocation::Kind::kAt, "C", 0, "x_o"}, {}};
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"x", "x_o", "x_i", 16}, {"k$x", "k_x_o", "k_x_i", 64}};
+  st.order = {"x_i", "k_x_i", "k_x_o", "x_o", "y"};
+  st.vectorize = "x_i";
+  st.unroll = {};
+  acc.stages.push_back(st);
+  FuncSchedule c{"C", {ComputeLocation::Kind::kRoot, "", 0, ""}, {}};
+  StageSchedule cs;
+  cs.splits = {{"x", "x_o", "x_i", 16}};
+  cs.parallel = {"y"};
+  cs.vectorize = "x_i";
+  c.stages.push_back(cs);
+  s.funcs = {acc, c};
+  return s;
+}
+
+TEST(Schedule, JsonRoundTripIsExact) {
+  const Schedule s = example();
+  const Schedule back = Schedule::from_json(s.to_json(), "t");
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(back.hash(), s.hash());
+  EXPECT_EQ(back.to_json().dump(), s.to_json().dump());
+}
+
+TEST(Schedule, CanonicalJsonHasIntegersAndOmitsDefaults) {
+  const std::string text = example().to_json().dump();
+  EXPECT_THAT(text, HasSubstr("\"factor\":16"));
+  EXPECT_EQ(text.find("16.0"), std::string::npos);
+  EXPECT_EQ(text.find("rfactor"), std::string::npos);
+  EXPECT_EQ(text.find("gpu"), std::string::npos);
+}
+
+TEST(Schedule, HashIsPinnedAndChangesWithAnyDecision) {
+  const Schedule s = example();
+  EXPECT_EQ(s.hash().size(), 32u);
+  EXPECT_EQ(s.hash(), example().hash());
+  Schedule t = s;
+  t.funcs[0].stages[0].splits[1].factor = 32;
+  EXPECT_NE(t.hash(), s.hash());
+  EXPECT_NE(t, s);
+  Schedule u = s;
+  u.funcs[1].stages[0].parallel.clear();
+  EXPECT_NE(u.hash(), s.hash());
+  EXPECT_EQ(s.hash(), "177773406c07e734e7196b349cbe0e8b") << "the canonical JSON changed: " << s.to_json().dump();
+}
+
+TEST(Schedule, RFactorAndGpuRoundTrip) {
+  Schedule s = example();
+  s.funcs[0].stages[0].rfactor = RFactor{"k_x_o", true};
+  s.funcs[1].stages[0].gpu.blocks = {"y"};
+  s.funcs[1].stages[0].gpu.threads = {"x_i"};
+  s.funcs[1].stages[0].gpu.memory = "shared";
+  EXPECT_EQ(Schedule::from_json(s.to_json(), "t"), s);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    Schedule::from_json(nlohmann::json::parse(text), "sched.json");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Schedule, FromJsonErrorsNameTheField) {
+  EXPECT_THAT(error_of(R"({"funcs": [{"func": "C"}]})"), HasSubstr("sched.json: funcs[0]: missing required field \"compute\""));
+  EXPECT_THAT(error_of(R"({"funcs": [{"func": "C", "compute": {"kind": "nowhere"}}]})"),
+              HasSubstr("funcs[0].compute.kind: expected inline, root or at, found \"nowhere\""));
+  EXPECT_THAT(error_of(R"({"funcs": [{"func": "C", "compute": {"kind": "root"}, "stages": [{"stage": 0, "splits": [{"loop": "x", "outer": "a", "inner": "b", "factor": 1}]}]}]})"),
+              HasSubstr("funcs[0].stages[0].splits[0].factor: expected a factor >= 2, found 1"));
+  EXPECT_THAT(error_of(R"({"funcs": [{"func": "C", "compute": {"kind": "root"}, "stages": [{"stage": 0, "vectorise": "x"}]}]})"),
+              HasSubstr("funcs[0].stages[0].vectorise: unknown field"));
+  EXPECT_THAT(error_of(R"({"funcs": [{"func": 3, "compute": {"kind": "root"}}]})"), HasSubstr("funcs[0].func: expected a string"));
+  EXPECT_THAT(error_of(R"([1, 2])"), HasSubstr("expected a schedule object"));
+}
+
+}  // namespace
+}  // namespace ktune::scheduler

@@ -1,0 +1,115 @@
+#include "scheduler/space.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+class SuiteSpaceTest : public ::testing::TestWithParam<const char*> {};
+
+// The named reference schedules are valid, accepted by Halide and compute the right
+// answer on every suite subgraph.
+TEST_P(SuiteSpaceTest, HeuristicIsValidAndCorrect) {
+  const auto sg = testing::suite_subgraph(GetParam());
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  EXPECT_EQ(space.validate(h).value_or(""), "");
+  EXPECT_EQ(space.validate(space.naive()).value_or(""), "");
+  const auto inputs = sg->make_inputs(11);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(PublicSuite, SuiteSpaceTest,
+                         ::testing::Values("gemm_1024", "mlp_gelu", "bmm_scores", "conv3x3_relu", "dwconv3x3_relu",
+                                           "softmax", "layernorm", "eltwise", "blur3x3", "colsum"));
+
+TEST(Space, NaiveComputesEverythingAtRootSerially) {
+  const auto sg = testing::suite_subgraph("softmax");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule n = space.naive();
+  ASSERT_EQ(n.funcs.size(), space.analysis().funcs.size());
+  for (const FuncSchedule& f : n.funcs) {
+    EXPECT_EQ(f.compute.kind, ComputeLocation::Kind::kRoot);
+    EXPECT_TRUE(f.stages.empty());
+  }
+}
+
+TEST(Space, HeuristicFollowsTheRules) {
+  const auto sg = testing::suite_subgraph("gemm_1024");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  // The reduction is computed per output tile, vectorized and register-tiled.
+  const FuncSchedule* acc = h.find("C_acc");
+  ASSERT_NE(acc, nullptr);
+  EXPECT_EQ(acc->compute.kind, ComputeLocation::Kind::kAt);
+  EXPECT_EQ(acc->compute.consumer, "C");
+  const FuncSchedule* c = h.find("C");
+  ASSERT_FALSE(c->stages.empty());
+  EXPECT_FALSE(c->stages[0].parallel.empty());
+  EXPECT_EQ(c->stages[0].vectorize, "x_i");
+  // Cheap single-use producers are inlined.
+  const auto mlp = testing::suite_subgraph("mlp_gelu");
+  const Space ms(analyze(*mlp, testing::test_target()));
+  EXPECT_EQ(ms.heuristic().find("pre")->compute.kind, ComputeLocation::Kind::kInline);
+  EXPECT_EQ(ms.heuristic().find("xw")->compute.kind, ComputeLocation::Kind::kInline);
+}
+
+TEST(Space, SamplingIsDeterministicPerSeedAndVaried) {
+  const auto sg = testing::suite_subgraph("conv3x3_relu");
+  const Space space(analyze(*sg, testing::test_target()));
+  std::set<std::string> hashes;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    Rng a(seed), b(seed);
+    const auto sa = space.sample(a);
+    const auto sb = space.sample(b);
+    ASSERT_TRUE(sa && sb);
+    EXPECT_EQ(*sa, *sb);
+    EXPECT_EQ(space.validate(*sa).value_or(""), "");
+    hashes.insert(sa->hash());
+  }
+  EXPECT_GT(hashes.size(), 30u) << "samples should rarely repeat";
+}
+
+TEST(Space, MutateChangesAndValidates) {
+  const auto sg = testing::suite_subgraph("layernorm");
+  const Space space(analyze(*sg, testing::test_target()));
+  Rng rng(5);
+  Schedule s = space.heuristic();
+  std::set<std::string> used;
+  for (int i = 0; i < 200; ++i) {
+    std::string name;
+    const auto m = space.mutate(s, rng, &name);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_NE(*m, s);
+    EXPECT_EQ(space.validate(*m).value_or(""), "");
+    used.insert(name);
+    s = *m;
+  }
+  EXPECT_GE(used.size(), 6u) << "most mutators take part";
+}
+
+TEST(Space, CrossoverTakesEachFuncFromAParent) {
+  const auto sg = testing::suite_subgraph("softmax");
+  const Space space(analyze(*sg, testing::test_target()));
+  Rng rng(3);
+  const Schedule a = *space.sample(rng);
+  const Schedule b = *space.sample(rng);
+  int children = 0;
+  for (int i = 0; i < 20; ++i) {
+    const auto c = space.crossover(a, b, rng);
+    if (!c) continue;
+    ++children;
+    EXPECT_EQ(space.validate(*c).value_or(""), "");
+    for (size_t f = 0; f < c->funcs.size(); ++f) {
+      EXPECT_TRUE(c->funcs[f] == a.funcs[f] || c->funcs[f] == b.funcs[f]);
+    }
+  }
+  EXPECT_GT(children, 0);
+}
+
+}  // namespace
+}  // namespace ktune::scheduler

@@ -1,0 +1,174 @@
+// Each validator rejects what it is for, with a reason, before Halide sees the schedule.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class ValidatorsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sg_ = testing::suite_subgraph("gemm_1024");
+    space_ = std::make_unique<Space>(analyze(*sg_, testing::test_target()));
+  }
+  // The naive schedule with C_acc's update stage replaced by `st`.
+  Schedule with_update(const StageSchedule& st) const {
+    Schedule s = space_->naive();
+    s.find("C_acc")->stages = {st};
+    return s;
+  }
+  std::string reason(const Schedule& s) const { return space_->validate(s).value_or(""); }
+
+  std::unique_ptr<subgraphs::SpecSubgraph> sg_;
+  std::unique_ptr<Space> space_;
+};
+
+TEST_F(ValidatorsTest, NaiveAndHeuristicAreValid) {
+  EXPECT_EQ(reason(space_->naive()), "");
+  EXPECT_EQ(reason(space_->heuristic()), "");
+}
+
+TEST_F(ValidatorsTest, ParallelReductionLoopIsARaceRejectedBeforeHalide) {
+  StageSchedule st;
+  st.stage = 1;
+  st.order = {"x", "y", "k$x"};  // k outermost
+  st.parallel = {"k$x"};
+  const Schedule s = with_update(st);
+  EXPECT_THAT(reason(s), AllOf(StartsWith("dependence:"), HasSubstr("carries a dependence")));
+  // Halide itself would only refuse it inside the scheduling call (or not at all for
+  // schedules that race silently); the validator answers first.
+  StageSchedule ok = st;
+  ok.order = {"k$x", "x", "y"};
+  ok.parallel = {"y"};
+  EXPECT_EQ(reason(with_update(ok)), "");
+}
+
+TEST_F(ValidatorsTest, VectorizingTheReductionIsRejected) {
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"k$x", "k_x_o", "k_x_i", 8}};
+  st.vectorize = "k_x_i";
+  EXPECT_THAT(reason(with_update(st)), StartsWith("dependence:"));
+}
+
+TEST_F(ValidatorsTest, StructureErrors) {
+  Schedule s = space_->naive();
+  s.funcs.pop_back();
+  EXPECT_THAT(reason(s), StartsWith("structure: schedules 1 Funcs"));
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"q", "q_o", "q_i", 4}};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("split of unknown loop \"q\""));
+  st.splits = {{"x", "x_o", "x_i", 2048}};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("split factor 2048 exceeds the extent 1024"));
+  st.splits = {{"x", "x_o", "x_i", 16}};
+  st.order = {"x_i", "y"};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("order lists 2 loops, the stage has 4"));
+  st.order = {"x_o", "x_i", "k$x", "y"};
+  st.vectorize = "x_i";
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("must be innermost"));
+  st.order = {"x_i", "k$x", "x_o", "y"};
+  st.parallel = {"x_o"};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("parallel loops must be the outermost loops"));
+}
+
+TEST_F(ValidatorsTest, InnerPieceOfASplitIsNotSplitAgain) {
+  // Halide 14 miscompiles this (wrong results once the piece is vectorized inside a
+  // producer computed at a small tile), so the structure validator refuses it.
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"x", "x_o", "x_t", 64}, {"x_t", "x_m", "x_i", 8}};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("\"x_t\" is the inner piece of an earlier split"));
+  st.splits = {{"x", "x_t", "x_i", 8}, {"x_t", "x_o", "x_m", 8}};
+  EXPECT_EQ(reason(with_update(st)), "");
+}
+
+TEST_F(ValidatorsTest, ReductionPiecesKeepTheirOrder) {
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"k$x", "k_x_o", "k_x_i", 8}};
+  st.order = {"k_x_o", "k_x_i", "x", "y"};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("outer reduction piece is inside its inner piece"));
+}
+
+TEST_F(ValidatorsTest, ComputeLocations) {
+  Schedule s = space_->naive();
+  s.find("C")->compute.kind = ComputeLocation::Kind::kInline;
+  EXPECT_THAT(reason(s), HasSubstr("an output must be computed at root"));
+  s = space_->naive();
+  s.find("C_acc")->compute.kind = ComputeLocation::Kind::kInline;
+  EXPECT_THAT(reason(s), HasSubstr("with an update definition cannot be inlined"));
+  s = space_->naive();
+  s.find("C_acc")->compute = {ComputeLocation::Kind::kAt, "C", 0, "nowhere"};
+  EXPECT_THAT(reason(s), HasSubstr("computed at loop \"nowhere\""));
+  s.find("C_acc")->compute.loop = "y";
+  EXPECT_EQ(reason(s), "");
+}
+
+TEST_F(ValidatorsTest, VectorWidthBeyondTheDataIsRejected) {
+  StageSchedule st;
+  st.stage = 0;
+  st.vectorize = "x";  // 1024 lanes
+  Schedule s = space_->naive();
+  s.find("C")->stages = {st};
+  EXPECT_THAT(reason(s), AllOf(StartsWith("vector_width:"), HasSubstr("outside [2, 64]")));
+  // A narrow tensor: vectorizing 8 lanes of a 3-wide axis would only fail at run time.
+  const auto narrow = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [5, 3]}],
+    "ops": [{"op": "relu", "inputs": ["a"], "output": "b"}], "outputs": ["b"]})");
+  Space ns(analyze(*narrow, testing::test_target()));
+  Schedule t = ns.naive();
+  StageSchedule bad;
+  bad.splits = {{"x", "x_o", "x_i", 8}};
+  bad.vectorize = "x_i";
+  t.funcs[0].stages = {bad};
+  EXPECT_THAT(ns.validate(t).value_or(""), HasSubstr("exceeds the extent 3"));
+}
+
+TEST_F(ValidatorsTest, RFactorOnlyOnAssociativeReductionLoops) {
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"k$x", "k_x_o", "k_x_i", 8}};
+  st.rfactor = RFactor{"x", false};
+  EXPECT_THAT(reason(with_update(st)), HasSubstr("is not a reduction loop"));
+  st.rfactor = RFactor{"k_x_o", false};
+  EXPECT_EQ(reason(with_update(st)), "");
+  Schedule s = space_->naive();
+  StageSchedule pure;
+  pure.splits = {{"x", "x_o", "x_i", 8}};
+  pure.rfactor = RFactor{"x_o", false};
+  s.find("C")->stages = {pure};
+  EXPECT_THAT(reason(s), HasSubstr("rfactor needs an associative reduction"));
+}
+
+TEST_F(ValidatorsTest, UnrollAndTarget) {
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"x", "x_o", "x_i", 64}};
+  st.unroll = {"x_i"};
+  EXPECT_THAT(reason(with_update(st)), StartsWith("unroll:"));
+  StageSchedule g;
+  g.stage = 1;
+  g.gpu.blocks = {"y"};
+  EXPECT_THAT(reason(with_update(g)), StartsWith("target: "));
+}
+
+TEST_F(ValidatorsTest, CountsRejectionsPerValidator) {
+  ValidationCounts counts;
+  space_->validate(space_->naive(), &counts);
+  StageSchedule st;
+  st.stage = 1;
+  st.vectorize = "x";
+  st.order = {"x", "k$x", "y"};
+  space_->validate(with_update(st), &counts);
+  EXPECT_EQ(counts.checked, 2);
+  EXPECT_EQ(counts.rejected.size(), 1u);
+  EXPECT_EQ(counts.rejected.begin()->second, 1);
+}
+
+}  // namespace
+}  // namespace ktune::scheduler

@@ -1,0 +1,80 @@
+// `ktune sample` and `ktune model` as a user runs them: a small database filled by sample,
+// a model trained and evaluated from it, and exit code 2 for bad input.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "tests/tools/cli_runner.h"
+
+namespace ktune {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_ktune;
+
+// Two tiny element-wise workloads, cheap to build and run.
+std::string write_spec(const std::string& name, int n) {
+  const std::string path = ::testing::TempDir() + "/" + name + ".json";
+  std::ofstream(path) << R"({"name": ")" << name << R"(", "inputs": [{"name": "a", "shape": [)" << n
+                      << R"(, 64]}, {"name": "b", "shape": [)" << n
+                      << R"(, 64]}], "ops": [{"op": "add", "inputs": ["a", "b"], "output": "c"}], "outputs": ["c"]})";
+  return path;
+}
+
+TEST(CmdModel, SampleThenTrainAndEvaluate) {
+  const std::string db = ::testing::TempDir() + "/cmd_model_test.db";
+  std::remove(db.c_str());
+  const auto s = run_ktune("sample " + write_spec("tiny_add_a", 32) + " " + write_spec("tiny_add_b", 48) + " --db " + db +
+                           " --count 5 --min-repeats 1 --repeat-min-ms 1");
+  ASSERT_EQ(s.exit_code, 0) << s.out;
+  EXPECT_THAT(s.out, HasSubstr("tiny_add_a           measured    5"));
+  EXPECT_THAT(s.out, HasSubstr("tiny_add_b           measured    5"));
+
+  const auto t = run_ktune("model train --rounds 10 --format json --db " + db);
+  ASSERT_EQ(t.exit_code, 0) << t.out;
+  // Progress lines on stderr come first; the JSON result is the rest.
+  const nlohmann::json j = nlohmann::json::parse(t.out.substr(t.out.find('{')));
+  EXPECT_EQ(j["kind"], "xgboost-rank");
+  EXPECT_EQ(j["workloads"], 2);
+  EXPECT_GE(j["samples"].get<int>(), 8);  // ok measurements only
+
+  const auto e = run_ktune("model eval --rounds 10 --db " + db);
+  EXPECT_EQ(e.exit_code, 0) << e.out;
+  EXPECT_THAT(e.out, HasSubstr("random split within workloads"));
+  EXPECT_THAT(e.out, HasSubstr("whole workloads held out"));
+  EXPECT_THAT(e.out, HasSubstr("analytical"));
+}
+
+TEST(CmdModel, BadInputExitsWithTwo) {
+  const std::string db = ::testing::TempDir() + "/cmd_model_empty.db";
+  std::remove(db.c_str());
+  auto r = run_ktune("model train --db " + db);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("no device with key"));
+  r = run_ktune("model eval --db " + db + " --folds 1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--folds"));
+  r = run_ktune("model --db " + db);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  r = run_ktune("sample " + write_spec("tiny_add_c", 8) + " --db " + db + " --count 0");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--count"));
+  r = run_ktune("sample --db " + db + " /no/such/spec.json");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+}
+
+TEST(CmdModel, HelpListsTheSubcommands) {
+  const auto r = run_ktune("model --help");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("train"));
+  EXPECT_THAT(r.out, HasSubstr("eval"));
+  const auto top = run_ktune("--help");
+  EXPECT_THAT(top.out, HasSubstr("sample"));
+  EXPECT_THAT(top.out, HasSubstr("model"));
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,168 @@
+// `ktune model train --db F [--device host|KEY] [--rounds N] [--threads N] [--seed S] [--format text|json]`
+// `ktune model eval  --db F [--device host|KEY] [--folds K] [--rounds N] [--threads N] [--seed S] [--format text|json]`
+// train: recomputes the features of every schedule with an ok measurement on the device
+// (from the stored schedule JSON and the workload's spec), evaluates on a held-out split,
+// trains the XGBoost ranking model on everything and stores it in the database.
+// eval: held-out evaluation two ways (a random split within workloads; whole workloads
+// held out) of the learned model next to the analytical model and a random ranker.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "common/error.h"
+#include "cost_model/dataset.h"
+#include "cost_model/evaluation.h"
+#include "cost_model/features.h"
+#include "cost_model/model_store.h"
+#include "tools/ktune/commands.h"
+#include "tools/ktune/workload_records.h"
+
+namespace ktune::cli {
+namespace {
+
+struct ModelOptions {
+  std::string db;                // tuning database file
+  std::string device = "host";   // device key, or "host"
+  int rounds = 150;              // boosting rounds
+  int threads = 1;               // XGBoost threads
+  uint64_t seed = 1;             // split and model seed
+  int folds = 10;                // at most this many folds when holding out workloads
+  std::string format = "text";   // text or json
+};
+
+cost_model::XgboostParams params_of(const ModelOptions& o) {
+  if (o.rounds < 1) throw UserError(format_user_error("--rounds", "", "expected >= 1"));
+  if (o.threads < 1) throw UserError(format_user_error("--threads", "", "expected >= 1"));
+  cost_model::XgboostParams p;
+  p.rounds = o.rounds;
+  p.nthread = o.threads;
+  p.seed = o.seed;
+  return p;
+}
+
+// The dataset of the device, with analyses rebuilt from the stored specs.
+struct LoadedData {
+  std::string device_key;                                      // resolved key
+  std::map<std::string, std::unique_ptr<scheduler::Analysis>> analyses;  // by workload key
+  cost_model::Dataset data;                                    // the rows
+};
+
+LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
+  LoadedData d;
+  d.device_key = resolve_device_key(o.device);
+  const scheduler::TargetInfo target = target_of(db, d.device_key);
+  d.data = cost_model::load_dataset(db, d.device_key, [&](const tuning_db::WorkloadRecord& w) -> const scheduler::Analysis* {
+    auto it = d.analyses.find(w.key);
+    if (it != d.analyses.end()) return it->second.get();
+    const auto sg = subgraph_from_record(w);
+    std::unique_ptr<scheduler::Analysis> a;
+    if (sg) a = std::make_unique<scheduler::Analysis>(scheduler::analyze(*sg, target));
+    return d.analyses.emplace(w.key, std::move(a)).first->second.get();
+  });
+  for (const std::string& s : d.data.skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  std::fprintf(stderr, "%zu measured schedules in %d workloads on device %s\n", d.data.samples.size(),
+               d.data.workloads(), d.device_key.c_str());
+  if (d.data.samples.empty()) {
+    throw UserError(format_user_error(o.db, "", "no ok measurements on device " + d.device_key +
+                                                    "; measure some with `ktune sample`"));
+  }
+  return d;
+}
+
+void print_split(const cost_model::SplitEvaluation& e) {
+  std::printf("%s (%d training rows, %d test rows, %d training%s)\n", e.name.c_str(), e.train_samples, e.test_samples,
+              e.folds, e.folds == 1 ? "" : "s");
+  std::printf("  %-11s %9s %7s %7s %9s %10s\n", "ranker", "pairwise", "top-1", "top-5", "spearman", "workloads");
+  auto row = [](const char* name, const cost_model::RankingMetrics& m) {
+    std::printf("  %-11s %9.3f %7.3f %7.3f %9.3f %10d\n", name, m.pairwise_accuracy, m.top1_recall, m.top5_recall,
+                m.spearman, m.workloads);
+  };
+  row("xgboost", e.model);
+  row("analytical", e.analytical);
+  row("random", e.random);
+}
+
+tuning_db::TuningDb open_db(const ModelOptions& o) {
+  if (o.db.empty()) throw UserError("model: --db FILE is required");
+  tuning_db::OpenOptions options;
+  options.versions = {KTUNE_VERSION, ""};
+  return tuning_db::TuningDb::open(o.db, options);
+}
+
+int run_train(const ModelOptions& o) {
+  const cost_model::XgboostParams params = params_of(o);
+  tuning_db::TuningDb db = open_db(o);
+  const LoadedData d = load(db, o);
+  const cost_model::TrainResult r = cost_model::train_and_store(db, d.device_key, d.data, params, o.seed);
+  if (o.format == "json") {
+    nlohmann::json j = {{"model_id", r.record.id},
+                        {"kind", r.record.kind},
+                        {"feature_version", r.record.feature_version},
+                        {"samples", r.record.samples},
+                        {"workloads", d.data.workloads()},
+                        {"held_out", cost_model::to_json(r.held_out)}};
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("stored model %lld (%s, feature version %d) trained on %lld schedules of %d workloads\n",
+                static_cast<long long>(r.record.id), r.record.kind.c_str(), r.record.feature_version,
+                static_cast<long long>(r.record.samples), d.data.workloads());
+    print_split(r.held_out);
+  }
+  return kExitOk;
+}
+
+int run_eval(const ModelOptions& o) {
+  const cost_model::XgboostParams params = params_of(o);
+  if (o.folds < 2) throw UserError(format_user_error("--folds", "", "expected >= 2"));
+  tuning_db::TuningDb db = open_db(o);
+  const LoadedData d = load(db, o);
+  const cost_model::SplitEvaluation within = cost_model::evaluate_within_workloads(d.data, params, 0.2, o.seed);
+  const cost_model::SplitEvaluation across = cost_model::evaluate_across_workloads(d.data, params, o.folds, o.seed);
+  if (o.format == "json") {
+    const nlohmann::json j = {{"samples", d.data.samples.size()},
+                              {"workloads", d.data.workloads()},
+                              {"feature_version", cost_model::kFeatureVersion},
+                              {"within_workloads", cost_model::to_json(within)},
+                              {"across_workloads", cost_model::to_json(across)}};
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("%zu schedules, %d workloads, feature version %d (%d features)\n", d.data.samples.size(),
+                d.data.workloads(), cost_model::kFeatureVersion, cost_model::feature_count());
+    print_split(within);
+    print_split(across);
+  }
+  return kExitOk;
+}
+
+void add_common(CLI::App* app, ModelOptions& o) {
+  app->add_option("--db", o.db, "tuning database file")->required();
+  app->add_option("--device", o.device, "device key, or host for this machine")->capture_default_str();
+  app->add_option("--rounds", o.rounds, "boosting rounds")->capture_default_str();
+  app->add_option("--threads", o.threads, "XGBoost threads")->capture_default_str();
+  app->add_option("--seed", o.seed, "seed of the splits and the model")->capture_default_str();
+  app->add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+}
+
+}  // namespace
+
+CommandRunner register_model(CLI::App& sub) {
+  auto opt = std::make_shared<ModelOptions>();
+  sub.require_subcommand(1);
+  CLI::App* train = sub.add_subcommand("train", "Train the ranking model on a device's measurements and store it");
+  add_common(train, *opt);
+  CLI::App* eval = sub.add_subcommand("eval", "Held-out ranking accuracy against the analytical and random rankers");
+  add_common(eval, *opt);
+  eval->add_option("--folds", opt->folds, "folds when holding out whole workloads (at most one per workload)")
+      ->capture_default_str();
+  return [opt, train, eval] {
+    if (train->parsed()) return run_train(*opt);
+    if (eval->parsed()) return run_eval(*opt);
+    throw UserError("model: give a subcommand: train or eval");
+  };
+}
+
+}  // namespace ktune::cli
