@@ -15,21 +15,11 @@ namespace {
 
 // The features the estimate reads, by name; index_ holds their positions in this order.
 enum Input {
-  kOps, kInstr, kOpsParallel, kLoadsDense, kLoadsBroadcast, kLoadsStrided, kLoadsScalar, kStores,
-  kL1Traffic, kL2Traffic, kDramTraffic, kRealizations,
-  kTasks0, kLoopIter0, kTasks1, kLoopIter1, kCount
+  kCompute, kLoadIssue, kL1Fill, kL2Fill, kDram, kLoopOverhead, kTaskLaunches, kParallelLoops, kRealizations, kCount
 };
-const char* const kNames[kCount] = {
-    "arith.ops",           "arith.ops_instructions",   "arith.ops_parallel",       "arith.loads_dense",
-    "arith.loads_broadcast", "arith.loads_strided",    "arith.loads_scalar",       "arith.stores",
-    "memory.l1_traffic_bytes", "memory.l2_traffic_bytes", "memory.dram_traffic_bytes", "allocation.realizations",
-    "stage0.loop.tasks",   "stage0.loop.loop_iterations", "stage1.loop.tasks",     "stage1.loop.loop_iterations"};
-
-// Speed-up of `tasks` tasks on `cores` cores (whole rounds of tasks).
-double speedup(double tasks, int cores) {
-  if (tasks <= 1) return 1;
-  return tasks / std::ceil(tasks / std::max(1, cores));
-}
+const char* const kNames[kCount] = {"cost.compute",       "cost.load_issue",    "cost.l1_fill",
+                                    "cost.l2_fill",       "cost.dram",          "cost.loop_overhead",
+                                    "cost.task_launches", "cost.parallel_loops", "allocation.realizations"};
 
 }  // namespace
 
@@ -45,26 +35,14 @@ AnalyticalModel::AnalyticalModel(scheduler::TargetInfo target, AnalyticalRates r
 
 double AnalyticalModel::estimate_seconds(const std::vector<float>& row) const {
   auto f = [&](Input i) { return static_cast<double>(row[index_[i]]); };
-  const int lanes = std::max(1, target_.vector_lanes);
-  const double ops = f(kOps);
-  const double parallel_share = ops > 0 ? std::clamp(f(kOpsParallel) / ops, 0.0, 1.0) : 0.0;
-  const double sp = speedup(std::max(f(kTasks0), 1.0), target_.cores);
-  // Share of the work on one core: serial work, plus parallel work spread over the tasks.
-  const double per_core = (1 - parallel_share) + parallel_share / sp;
   const double hz = rates_.cycles_per_second;
-  const double arith = f(kInstr) / rates_.instructions_per_cycle / hz;
-  const double load_instr = (f(kLoadsDense) + f(kLoadsBroadcast)) / lanes + f(kLoadsStrided) + f(kLoadsScalar) +
-                            f(kStores) / lanes;
-  const double loads = load_instr / rates_.loads_per_cycle / hz;
-  const double l1 = f(kL1Traffic) / rates_.l1_bytes_per_second;
-  const double l2 = f(kL2Traffic) / rates_.l2_bytes_per_second;
-  const double core_bound = std::max({arith, loads, l1, l2}) * per_core;
-  const double dram = f(kDramTraffic) / rates_.dram_bytes_per_second;
-  const double loops = (f(kLoopIter0) + f(kLoopIter1)) * rates_.loop_iteration_cycles / hz * per_core;
-  auto launched = [](double t) { return t > 1 ? t : 0.0; };  // a serial stage starts no tasks
-  const double tasks = (launched(f(kTasks0)) + launched(f(kTasks1))) * rates_.task_seconds / std::max(1, target_.cores);
-  const double allocs = f(kRealizations) * rates_.realization_seconds * per_core;
-  return std::max(core_bound, dram) + loops + tasks + allocs + 1e-9;
+  const double core = std::max(f(kCompute) / rates_.instructions_per_cycle, f(kLoadIssue) / rates_.loads_per_cycle) / hz;
+  const double caches = std::max(f(kL1Fill) / rates_.l1_bytes_per_second, f(kL2Fill) / rates_.l2_bytes_per_second);
+  const double dram = f(kDram) / rates_.dram_bytes_per_second;
+  const double overheads = f(kLoopOverhead) * rates_.loop_iteration_cycles / hz + f(kTaskLaunches) * rates_.task_seconds / std::max(1, target_.cores) +
+                           f(kParallelLoops) * rates_.parallel_loop_seconds +
+                           f(kRealizations) * rates_.realization_seconds;
+  return std::max({core, caches, dram}) + overheads + 1e-9;
 }
 
 std::vector<float> AnalyticalModel::predict(const std::vector<std::vector<float>>& batch) const {

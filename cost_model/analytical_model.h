@@ -1,8 +1,8 @@
 // AnalyticalModel: a roofline-style estimate of run time from the feature vector, used
 // before enough measurements exist to train a learned model (the cold start). The time is
-// the slowest of arithmetic, load issue and memory traffic at each cache level, each divided
-// by the parallel speed-up the schedule gets, plus loop, task and allocation overheads;
-// the score is -log(seconds). It needs no training.
+// the slowest of arithmetic, load issue and each cache level's traffic (the CostFeatures,
+// already divided by each stage's parallel speed-up), plus loop, task and allocation
+// overheads; the score is -log(seconds). It needs no training.
 #pragma once
 
 #include <string>
@@ -22,7 +22,8 @@ struct AnalyticalRates {
   double l2_bytes_per_second = 40e9;    // LLC -> L2 fill rate
   double dram_bytes_per_second = 15e9;  // DRAM -> LLC, shared by every core
   double loop_iteration_cycles = 1;     // one iteration of a loop that is not unrolled or vectorized
-  double task_seconds = 1e-6;           // starting one parallel task
+  double task_seconds = 1e-7;           // one parallel task's scheduling, paid by the core that runs it
+  double parallel_loop_seconds = 2e-6;  // entering and leaving one parallel loop
   double realization_seconds = 1e-7;    // allocating one compute_at realization
 };
 

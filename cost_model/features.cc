@@ -21,6 +21,7 @@ std::vector<std::string> feature_names() {
   add(n, "arith", ArithFeatures::names());
   add(n, "memory", MemoryFeatures::names());
   add(n, "allocation", AllocationFeatures::names());
+  add(n, "cost", CostFeatures::names());
   for (int s = 0; s < kFeatureStages; ++s) add(n, "stage" + std::to_string(s), StageFeatures::names());
   for (int b = 0; b < kFeatureBuffers; ++b) add(n, "buffer" + std::to_string(b), AccessFeatures::names());
   return n;
@@ -28,7 +29,7 @@ std::vector<std::string> feature_names() {
 
 int feature_count() {
   return PipelineFeatures::kCount + ArithFeatures::kCount + MemoryFeatures::kCount + AllocationFeatures::kCount +
-         kFeatureStages * StageFeatures::kCount + kFeatureBuffers * AccessFeatures::kCount;
+         CostFeatures::kCount + kFeatureStages * StageFeatures::kCount + kFeatureBuffers * AccessFeatures::kCount;
 }
 
 namespace internal {
@@ -40,6 +41,7 @@ std::vector<float> assemble(const FeatureInputs& in) {
   ArithFeatures::compute(in).append_to(out);
   MemoryFeatures::compute(in).append_to(out);
   AllocationFeatures::compute(in).append_to(out);
+  CostFeatures::compute_from(in).append_to(out);
   for (int s = 0; s < kFeatureStages; ++s) StageFeatures::compute(in, s).append_to(out);
   for (const AccessFeatures& a : AccessFeatures::compute(in, kFeatureBuffers)) a.append_to(out);
   KTUNE_CHECK(static_cast<int>(out.size()) == feature_count())

@@ -3,7 +3,7 @@
 // (no Halide, no LLVM). It is grouped as below; each group has kCount, names() and
 // append_to(), and its fields are in the order append_to writes them.
 //
-//   pipeline | arith | memory | allocation | stage0 (loop, ws) | stage1 (loop, ws) | buffer0..3
+//   pipeline | arith | memory | allocation | cost | stage0 (loop, ws) | stage1 (loop, ws) | buffer0..3
 //
 // stage0 and stage1 are the two stages with the most work; buffer0..3 the four buffers with
 // the most bytes loaded. Working sets come from isl footprints (cost_model/extractor.h).
@@ -95,6 +95,31 @@ struct AllocationFeatures {
   float max_recompute_ratio = 0;      // largest (realizations x region) / whole region of a compute_at Func; 0 if none
   float realizations_in_parallel = 0; // compute_at realizations inside a parallel loop, summed
   static AllocationFeatures compute(const internal::FeatureInputs& in);
+  static std::vector<std::string> names();
+  void append_to(std::vector<float>& out) const;
+};
+
+// Per-stage cost terms, each divided by the parallel speed-up of its stage and summed: what
+// a roofline model adds up. Also per computed point, which carries across workloads.
+struct CostFeatures {
+  static constexpr int kCount = 16;
+  float compute = 0;            // arithmetic instructions per core (ops / vector lanes / speed-up)
+  float load_issue = 0;         // load and store instructions per core
+  float l1_fill = 0;            // bytes into L1 per core
+  float l2_fill = 0;            // bytes into L2 per core
+  float dram = 0;               // bytes from DRAM (shared by the cores: not divided)
+  float loop_overhead = 0;      // iterations of loops neither vectorized nor unrolled, per core
+  float task_launches = 0;      // parallel tasks started
+  float parallel_loops = 0;     // parallel loops entered (one per realization of a parallel stage)
+  float serial_share = 0;       // share of operations (arithmetic and loads) in stages on one task
+  float bottleneck = 0;         // per stage the largest of compute, load issue and L1 lines, summed
+  float compute_per_point = 0;  // compute / pipeline.points_ideal
+  float load_issue_per_point = 0;  // load_issue / pipeline.points_ideal
+  float l1_fill_per_point = 0;  // l1_fill / pipeline.points_ideal
+  float dram_per_byte = 0;      // dram / pipeline.compulsory_bytes
+  float overhead_per_point = 0; // (loop_overhead + task_launches) / pipeline.points_ideal
+  float bottleneck_per_point = 0;  // bottleneck / pipeline.points_ideal
+  static CostFeatures compute_from(const internal::FeatureInputs& in);
   static std::vector<std::string> names();
   void append_to(std::vector<float>& out) const;
 };

@@ -72,12 +72,16 @@ void XgboostModel::train(const std::vector<TrainingSample>& samples) {
   std::vector<float> data, labels;
   std::vector<unsigned> sizes;
   bool comparable = false;
+  // Regression objectives see -log(runtime) minus its workload mean, so that workloads of
+  // different sizes share one scale; ranking objectives only compare within a group.
+  const bool centered = params_.objective.rfind("reg:", 0) == 0;
   for (const auto& g : groups) {
     sizes.push_back(static_cast<unsigned>(g.size()));
-    double lo = g.front()->runtime_ns, hi = lo;
+    double lo = g.front()->runtime_ns, hi = lo, mean = 0;
+    for (const TrainingSample* s : g) mean += std::log(s->runtime_ns) / static_cast<double>(g.size());
     for (const TrainingSample* s : g) {
       data.insert(data.end(), s->features.begin(), s->features.end());
-      labels.push_back(static_cast<float>(-std::log(s->runtime_ns)));
+      labels.push_back(static_cast<float>(-std::log(s->runtime_ns) + (centered ? mean : 0.0)));
       lo = std::min(lo, s->runtime_ns);
       hi = std::max(hi, s->runtime_ns);
     }

@@ -17,7 +17,8 @@ namespace ktune::cost_model {
 
 // Training parameters (XGBoost's names in the comments).
 struct XgboostParams {
-  std::string objective = "rank:pairwise";  // "objective"; "reg:squarederror" also works
+  std::string objective = "rank:pairwise";  // "objective"; "reg:squarederror" (on -log runtime
+                                            // centered per workload) and "rank:ndcg" also work
   int rounds = 150;                 // boosting rounds
   int max_depth = 6;                // "max_depth"
   double eta = 0.1;                 // "eta": learning rate

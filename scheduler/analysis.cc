@@ -4,6 +4,7 @@
 #include "scheduler/analysis.h"
 
 #include <map>
+#include <set>
 
 #include "scheduler/dependences.h"
 #include "scheduler/internal/affine.h"
@@ -39,6 +40,16 @@ class CallCollector : public HI::IRGraphVisitor {
   void visit(const HI::Min* op) override { ++arith; IRGraphVisitor::visit(op); }
   void visit(const HI::Max* op) override { ++arith; IRGraphVisitor::visit(op); }
   void visit(const HI::Select* op) override { ++arith; IRGraphVisitor::visit(op); }
+};
+
+// Names of the variables an expression mentions.
+class VariableNames : public HI::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::visit;
+  std::set<std::string> names;
+
+ protected:
+  void visit(const HI::Variable* op) override { names.insert(op->name); }
 };
 
 std::string tuple(const std::string& name, const std::vector<std::string>& dims) {
@@ -237,6 +248,11 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         }
         const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
         use.access = relation(target_name, call->args, use.affine);
+        VariableNames vn;
+        for (const Halide::Expr& a : call->args) a.accept(&vn);
+        for (const LoopAnalysis& l : sa.loops) {
+          if (vn.names.count(l.name)) use.index_loops.push_back(l.name);
+        }
         if (use.func == static_cast<int>(i)) {
           // Reading itself: a non-affine self access makes every loop suspect.
           self_reads += (self_reads.empty() ? "" : "; ") + use.access.substr(2, use.access.size() - 4);

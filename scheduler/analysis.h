@@ -32,6 +32,7 @@ struct ProducerUse {
   std::string name;          // Func name or input name
   std::string access;        // isl relation from the stage's loops to the producer's elements
   bool affine = true;        // false when `access` is a conservative over-approximation
+  std::vector<std::string> index_loops;  // loops of the calling stage that appear in the indices
 };
 
 // A pure definition (stage 0) or an update (stage k = update k-1).

@@ -4,6 +4,7 @@
 #include "scheduler/space.h"
 
 #include <algorithm>
+#include <set>
 
 #include "scheduler/host_consumer.h"
 #include "scheduler/loop_nest.h"
@@ -119,6 +120,48 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
   return c;
 }
 
+// The location the heuristic gives a reduction: the innermost outer tile loop ("_o") of its
+// host such that this loop and every loop around it index the producer, so no enclosing
+// loop recomputes the same values (softmax's row maximum is computed per block of rows,
+// not per tile of a row). nullopt when no loop qualifies.
+std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const Schedule& schedule, int func,
+                                                const std::vector<ComputeLocation>& at) {
+  if (at.empty()) return std::nullopt;
+  const FuncAnalysis& fa = analysis.funcs[func];
+  const int host = analysis.index_of(at.front().consumer);
+  const int stage = at.front().consumer_stage;
+  // Loops of the host stage whose values reach the producer's indices; all of them when the
+  // producer is reached through inlined Funcs.
+  std::set<std::string> used;
+  bool direct = false;
+  for (const ProducerUse& use : analysis.funcs[host].stages[stage].uses) {
+    if (use.func == func) {
+      direct = true;
+      used.insert(use.index_loops.begin(), use.index_loops.end());
+    }
+  }
+  StageSchedule st;
+  st.stage = stage;
+  if (const FuncSchedule* hs = schedule.find(analysis.funcs[host].name)) {
+    for (const StageSchedule& x : hs->stages) {
+      if (x.stage == stage) st = x;
+    }
+  }
+  std::string error;
+  const auto nest = build_loop_nest(analysis.funcs[host].stages[stage], st, &error);
+  if (!nest) return std::nullopt;
+  std::optional<ComputeLocation> best;
+  // Walk from the outermost loop inwards while every loop indexes the producer.
+  for (auto it = nest->loops.rbegin(); it != nest->loops.rend(); ++it) {
+    if (direct && !used.count(it->origin)) break;
+    for (const ComputeLocation& o : at) {
+      if (o.loop == it->name && !it->innermost_piece) best = o;
+    }
+  }
+  (void)fa;
+  return best;
+}
+
 }  // namespace
 
 Space::Space(Analysis analysis)
@@ -189,17 +232,8 @@ Schedule Space::build(Rng* rng) const {
     } else if (!rng) {
       if (can_inline && !consumed_by_reduction) {
         f.compute.kind = ComputeLocation::Kind::kInline;
-      } else if (fa.has_updates() && !at.empty()) {
-        // The innermost outer tile loop of the consumer: one tile of the consumer per
-        // computation of the reduction.
-        f.compute = at.back();
-        for (const ComputeLocation& o : at) {
-          const std::string& loop = o.loop;
-          if (loop.size() > 2 && loop.compare(loop.size() - 2, 2, "_o") == 0) {
-            f.compute = o;
-            break;
-          }
-        }
+      } else if (const auto at_tile = tile_location_of(analysis_, s, i, at); fa.has_updates() && at_tile) {
+        f.compute = *at_tile;
       } else {
         f.compute.kind = ComputeLocation::Kind::kRoot;
       }

@@ -251,6 +251,22 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
   return spec;
 }
 
+json spec_to_json(const Spec& spec) {
+  json j;
+  j["name"] = spec.name;
+  if (spec.weight != 1.0) j["weight"] = spec.weight;
+  j["inputs"] = json::array();
+  for (const InputSpec& in : spec.inputs) {
+    json i = {{"name", in.info.name}, {"shape", in.info.shape}, {"dtype", to_string(in.info.dtype)}};
+    if (in.range_lo != -1.0 || in.range_hi != 1.0) i["range"] = {in.range_lo, in.range_hi};
+    j["inputs"].push_back(i);
+  }
+  j["ops"] = json::array();
+  for (const OpSpec& op : spec.ops) j["ops"].push_back(op.node);
+  j["outputs"] = spec.outputs;
+  return j;
+}
+
 Spec parse_spec_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw UserError(format_user_error(path, "", "cannot open spec file (does it exist?)"));

@@ -54,6 +54,9 @@ Spec parse_spec_text(const std::string& text, const std::string& file);
 // Reads `path` and parses it. A missing or unreadable file is a UserError.
 Spec parse_spec_file(const std::string& path);
 
+// The spec as JSON (what parse_spec_text reads), for storing beside a workload.
+nlohmann::json spec_to_json(const Spec& spec);
+
 // True for names that are valid C identifiers (ktune prints them as Halide source).
 bool is_identifier(const std::string& name);
 

@@ -32,13 +32,9 @@ AllocationFeatures AllocationFeatures::compute(const internal::FeatureInputs& in
       f.root_bytes += static_cast<float>(bytes);
     }
   }
-  double computed = 0, ideal = 0;
-  for (size_t i = 0; i < in.model.stages.size(); ++i) {
-    const internal::StageModel& sm = in.model.stages[i];
-    computed += in.metrics[i].points;
-    ideal += static_cast<double>(in.facts.stages[sm.func][sm.stage].points());
-  }
-  f.redundant_points = static_cast<float>(std::max(0.0, computed - ideal));
+  double computed = 0;
+  for (const internal::StageMetrics& m : in.metrics) computed += m.points;
+  f.redundant_points = static_cast<float>(std::max(0.0, computed - in.points_ideal));
   return f;
 }
 

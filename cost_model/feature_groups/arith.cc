@@ -9,37 +9,22 @@ namespace ktune::cost_model {
 
 ArithFeatures ArithFeatures::compute(const internal::FeatureInputs& in) {
   ArithFeatures f;
-  const int lanes = std::max(1, in.analysis.target.vector_lanes);
   double ops = 0, instr = 0, vec = 0, scalar = 0, par = 0, ser = 0;
   double loads = 0, dense = 0, bcast = 0, strided = 0, lscalar = 0, stores = 0;
   for (size_t i = 0; i < in.model.stages.size(); ++i) {
     const internal::StageModel& sm = in.model.stages[i];
     const internal::StageMetrics& m = in.metrics[i];
     ops += m.ops;
-    const bool vectorized = sm.vector_width > 1;
-    instr += m.ops / static_cast<double>(vectorized ? std::min<int64_t>(sm.vector_width, lanes) : 1);
-    (vectorized ? vec : scalar) += m.ops;
+    instr += m.ops / m.lanes;
+    (sm.vector_width > 1 ? vec : scalar) += m.ops;
     (m.tasks > 1 ? par : ser) += m.ops;
     loads += m.loads;
+    dense += m.loads_dense;
+    bcast += m.loads_broadcast;
+    strided += m.loads_strided;
+    lscalar += m.loads_scalar;
     stores += m.points;
     f.ops_per_point_max = std::max(f.ops_per_point_max, static_cast<float>(sm.ops));
-    for (const internal::AccessGroupModel& g : sm.groups) {
-      for (size_t p = 0; p < g.paths.size(); ++p) {
-        if (g.paths[p].size() == 1 && g.paths[p][0] < 0) continue;  // the store
-        if (!vectorized) {
-          lscalar += m.points;
-          continue;
-        }
-        const int64_t step = g.vector_steps[p];
-        if (step == 0) {
-          bcast += m.points;
-        } else if (step == 1 || step == -1) {
-          dense += m.points;
-        } else {
-          strided += m.points;
-        }
-      }
-    }
   }
   f.ops = static_cast<float>(ops);
   f.ops_instructions = static_cast<float>(instr);

@@ -7,25 +7,15 @@
 #include "cost_model/internal/feature_inputs.h"
 
 namespace ktune::cost_model {
-namespace {
-
-double traffic(const internal::StageModel& sm, const internal::StageMetrics& m, int level) {
-  return static_cast<double>(sm.realizations) * static_cast<double>(sm.executions(level)) *
-         static_cast<double>(m.ws_bytes[level]);
-}
-
-}  // namespace
 
 MemoryFeatures MemoryFeatures::compute(const internal::FeatureInputs& in) {
   MemoryFeatures f;
   const scheduler::TargetInfo& t = in.analysis.target;
   double l1 = 0, l2 = 0, dram = 0, stores = 0, ops = 0;
-  for (size_t i = 0; i < in.model.stages.size(); ++i) {
-    const internal::StageModel& sm = in.model.stages[i];
-    const internal::StageMetrics& m = in.metrics[i];
-    l1 += traffic(sm, m, m.l1_level);
-    l2 += traffic(sm, m, m.l2_level);
-    dram += traffic(sm, m, m.llc_level);
+  for (const internal::StageMetrics& m : in.metrics) {
+    l1 += m.l1_traffic;
+    l2 += m.l2_traffic;
+    dram += m.dram_traffic;
     stores += m.points * internal::kBytesPerElement;
     ops += m.ops;
     const double full = static_cast<double>(m.ws_bytes.back());

@@ -15,12 +15,9 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
     f.root_funcs += fm.kind == Kind::kRoot;
   }
   f.rfactor_stages = static_cast<float>(in.model.rfactor_stages);
-  double computed = 0, ideal = 0;
-  for (size_t i = 0; i < in.model.stages.size(); ++i) {
-    const internal::StageModel& sm = in.model.stages[i];
-    computed += in.metrics[i].points;
-    ideal += static_cast<double>(in.facts.stages[sm.func][sm.stage].points());
-  }
+  double computed = 0;
+  for (const internal::StageMetrics& m : in.metrics) computed += m.points;
+  const double ideal = in.points_ideal;
   f.points_computed = static_cast<float>(computed);
   f.points_ideal = static_cast<float>(ideal);
   f.recompute_ratio = ideal > 0 ? static_cast<float>(computed / ideal) : 0.f;

@@ -17,7 +17,7 @@ LoopFeatures loop_features(const internal::FeatureInputs& in, const internal::St
   const double tasks = static_cast<double>(m.tasks);
   f.tasks = static_cast<float>(tasks);
   f.tasks_per_core = static_cast<float>(tasks / cores);
-  f.parallel_efficiency = static_cast<float>(tasks / (cores * std::ceil(tasks / cores)));
+  f.parallel_efficiency = static_cast<float>(m.speedup / cores);
   f.points_per_task = static_cast<float>(m.points / tasks);
   f.ops_per_task = static_cast<float>(m.ops / tasks);
   f.vector_width = static_cast<float>(sm.vector_width);
@@ -25,12 +25,10 @@ LoopFeatures loop_features(const internal::FeatureInputs& in, const internal::St
   f.tail_waste = m.iterations > 0 ? static_cast<float>(1.0 - m.points / m.iterations) : 0.f;
   f.unrolled_iterations = 1;
   f.reduction_level = -1;
-  double overhead = 0;
   for (int q = 0; q < sm.depth(); ++q) {
     const internal::LoopModel& l = sm.loops[q];
     if (l.unrolled) f.unrolled_iterations *= static_cast<float>(l.extent);
     if (l.reduction && f.reduction_level < 0) f.reduction_level = static_cast<float>(q);
-    if (!l.unrolled && !l.vectorized) overhead += static_cast<double>(sm.executions(q));
   }
   if (!sm.loops.empty()) {
     f.vector_innermost = sm.loops[0].vectorized;
@@ -44,7 +42,7 @@ LoopFeatures loop_features(const internal::FeatureInputs& in, const internal::St
     }
     f.register_tile = static_cast<float>(tile);
   }
-  f.loop_iterations = static_cast<float>(overhead * static_cast<double>(sm.realizations));
+  f.loop_iterations = static_cast<float>(m.loop_overhead);
   f.realizations = static_cast<float>(sm.realizations);
   f.rfactor = sm.rfactor;
   return f;

@@ -20,6 +20,18 @@ struct StageMetrics {
   double loads = 0;            // elements loaded
   double work = 0;             // points x (ops + loads + 1) per iteration: ranks the stages
   int64_t tasks = 1;           // parallel tasks (own parallel loop times the enclosing one)
+  double speedup = 1;          // tasks / ceil(tasks / cores): whole rounds of tasks on the cores
+  double lanes = 1;            // vector lanes doing useful work per instruction (min(width, native))
+  double loads_dense = 0;      // elements loaded by vector loads with address step +-1
+  double loads_broadcast = 0;  // elements loaded by vectorized loads with step 0
+  double loads_strided = 0;    // elements loaded by vectorized loads with another step (gathers)
+  double loads_scalar = 0;     // elements loaded outside vectorized loops
+  double load_instructions = 0;  // loads and stores issued (vector loads count once)
+  double l1_traffic = 0;       // bytes loaded into L1 (see MemoryFeatures)
+  double l2_traffic = 0;       // bytes loaded into L2
+  double dram_traffic = 0;     // bytes loaded into the LLC
+  double loop_overhead = 0;    // iterations of loops neither vectorized nor unrolled
+  double launches = 0;         // parallel tasks started (own parallel loop, every realization)
   std::vector<int64_t> ws_bytes;  // per level k = 0..depth: bytes of the cache lines touched
   int l1_level = 0;            // outermost level whose working set fits L1
   int l2_level = 0;            // the same for L2
@@ -33,6 +45,7 @@ struct FeatureInputs {
   std::vector<StageMetrics> metrics;    // per model.stages entry
   std::vector<int> by_work;             // indices into model.stages, most work first
   double compulsory_bytes = 0;          // every input read once, every output written once
+  double points_ideal = 0;              // iterations of the running stages, each computed once
 };
 
 FeatureInputs make_feature_inputs(const scheduler::Analysis& analysis, const PipelineFacts& facts,

@@ -1,5 +1,7 @@
-// `ktune model train --db F [--device host|KEY] [--rounds N] [--threads N] [--seed S] [--format text|json]`
-// `ktune model eval  --db F [--device host|KEY] [--folds K] [--rounds N] [--threads N] [--seed S] [--format text|json]`
+// `ktune model train --db F [--device host|KEY] [MODEL FLAGS] [--format text|json] [--export-csv F]`
+// `ktune model eval  --db F [--device host|KEY] [--folds K] [MODEL FLAGS] [--format text|json] [--export-csv F]`
+// MODEL FLAGS: --objective rank:pairwise|rank:ndcg|reg:squarederror --rounds N --max-depth N --eta X
+// --threads N --seed S.
 // train: recomputes the features of every schedule with an ok measurement on the device
 // (from the stored schedule JSON and the workload's spec), evaluates on a held-out split,
 // trains the XGBoost ranking model on everything and stores it in the database.
@@ -9,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,20 +31,45 @@ struct ModelOptions {
   std::string db;                // tuning database file
   std::string device = "host";   // device key, or "host"
   int rounds = 150;              // boosting rounds
+  int max_depth = 6;             // tree depth
+  double eta = 0.1;              // learning rate
+  std::string objective = "rank:pairwise";  // XGBoost objective
   int threads = 1;               // XGBoost threads
   uint64_t seed = 1;             // split and model seed
   int folds = 10;                // at most this many folds when holding out workloads
   std::string format = "text";   // text or json
+  std::string export_csv;        // also write the training rows here; empty = no
 };
 
 cost_model::XgboostParams params_of(const ModelOptions& o) {
   if (o.rounds < 1) throw UserError(format_user_error("--rounds", "", "expected >= 1"));
   if (o.threads < 1) throw UserError(format_user_error("--threads", "", "expected >= 1"));
+  if (o.max_depth < 1) throw UserError(format_user_error("--max-depth", "", "expected >= 1"));
+  if (!(o.eta > 0 && o.eta <= 1)) throw UserError(format_user_error("--eta", "", "expected a value in (0, 1]"));
   cost_model::XgboostParams p;
   p.rounds = o.rounds;
+  p.max_depth = o.max_depth;
+  p.eta = o.eta;
+  p.objective = o.objective;
   p.nthread = o.threads;
   p.seed = o.seed;
   return p;
+}
+
+// The rows as CSV: workload key, schedule hash, runtime, analytical score, then the features.
+void write_csv(const cost_model::Dataset& data, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw UserError(format_user_error(path, "--export-csv", "cannot write the file"));
+  out << "workload,schedule,runtime_ns,analytical";
+  for (const std::string& n : cost_model::feature_names()) out << "," << n;
+  out << "\n";
+  for (size_t i = 0; i < data.samples.size(); ++i) {
+    const cost_model::TrainingSample& s = data.samples[i];
+    out << s.group << "," << data.schedule_hashes[i] << "," << s.runtime_ns << "," << data.analytical_scores[i];
+    for (float f : s.features) out << "," << f;
+    out << "\n";
+  }
+  std::fprintf(stderr, "wrote %zu rows to %s\n", data.samples.size(), path.c_str());
 }
 
 // The dataset of the device, with analyses rebuilt from the stored specs.
@@ -70,6 +98,7 @@ LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
     throw UserError(format_user_error(o.db, "", "no ok measurements on device " + d.device_key +
                                                     "; measure some with `ktune sample`"));
   }
+  if (!o.export_csv.empty()) write_csv(d.data, o.export_csv);
   return d;
 }
 
@@ -142,9 +171,15 @@ void add_common(CLI::App* app, ModelOptions& o) {
   app->add_option("--db", o.db, "tuning database file")->required();
   app->add_option("--device", o.device, "device key, or host for this machine")->capture_default_str();
   app->add_option("--rounds", o.rounds, "boosting rounds")->capture_default_str();
+  app->add_option("--max-depth", o.max_depth, "tree depth")->capture_default_str();
+  app->add_option("--eta", o.eta, "learning rate")->capture_default_str();
+  app->add_option("--objective", o.objective, "XGBoost objective")
+      ->check(CLI::IsMember({"rank:pairwise", "rank:ndcg", "reg:squarederror"}))
+      ->capture_default_str();
   app->add_option("--threads", o.threads, "XGBoost threads")->capture_default_str();
   app->add_option("--seed", o.seed, "seed of the splits and the model")->capture_default_str();
   app->add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  app->add_option("--export-csv", o.export_csv, "also write the rows (workload, schedule, runtime, features) as CSV");
 }
 
 }  // namespace

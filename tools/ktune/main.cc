@@ -19,6 +19,8 @@ const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"show", "Print a subgraph: key, shapes, stages, FLOPs, bytes; --check verifies it",
        ktune::cli::register_show},
+      {"tune", "Tune subgraphs into a database (--budget 8h or --trials N); resumable",
+       ktune::cli::register_tune},
       {"space", "Sample, validate and print schedules of a subgraph; --stats measures acceptance",
        ktune::cli::register_space},
       {"db", "Inspect and maintain a tuning database: stats, best, merge, prune, vacuum, ...",

@@ -1,0 +1,320 @@
+// Entry point: Tuner::run. It prepares one Task per subgraph (analysis, space, features,
+// database state), then loops: pick a task (TaskScheduler), propose candidates
+// (EvolutionarySearch), build them in parallel and run each alone (measure/), commit each
+// result (TuningDb), retrain the cost model, report progress.
+#include "search/tuner.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "common/error.h"
+#include "cost_model/analytical_model.h"
+#include "cost_model/dataset.h"
+#include "cost_model/extractor.h"
+#include "cost_model/model_store.h"
+#include "measure/builder.h"
+#include "measure/runner.h"
+#include "scheduler/apply.h"
+#include "scheduler/space.h"
+#include "search/progress.h"
+#include "search/task_scheduler.h"
+#include "subgraphs/generator_loader.h"
+#include "subgraphs/spec_subgraph.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::search {
+namespace {
+
+using scheduler::Schedule;
+namespace db = tuning_db;
+
+constexpr int kMinSamplesToTrain = 16;  // ok measurements before the learned model replaces the analytical one
+constexpr int kNewSamplesToRetrain = 4; // new ok measurements between retrainings
+
+// One subgraph being tuned.
+struct Task {
+  std::unique_ptr<subgraphs::Subgraph> subgraph;
+  std::unique_ptr<scheduler::Space> space;
+  std::unique_ptr<cost_model::FeatureExtractor> features;
+  int64_t workload_id = 0;
+  std::set<std::string> measured;     // hashes measured on this device, any status
+  std::vector<Schedule> seeds;        // database best, heuristic, naive, same family at other shapes
+  std::string heuristic_hash;
+  TaskProgress progress;              // for the scheduler
+  TaskSummary summary;
+};
+
+std::string host_name() {
+  char buf[256] = {0};
+  if (gethostname(buf, sizeof(buf) - 1) != 0) return "";
+  return buf;
+}
+
+nlohmann::json workload_spec(const subgraphs::Subgraph& sg) {
+  if (const auto* spec = dynamic_cast<const subgraphs::SpecSubgraph*>(&sg)) {
+    return {{"kind", "spec"}, {"spec", subgraphs::spec_to_json(spec->spec())}};
+  }
+  if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg)) {
+    return {{"kind", "generator"}, {"library", gen->ref().library}, {"generator", gen->ref().generator}};
+  }
+  return {{"kind", sg.kind()}};
+}
+
+db::MeasureStatus to_db_status(measure::MeasureStatus s) {
+  return db::parse_measure_status(measure::to_string(s)).value_or(db::MeasureStatus::kBuildError);
+}
+
+std::optional<Schedule> parse_schedule(const std::string& json) {
+  try {
+    return Schedule::from_json(nlohmann::json::parse(json), "database");
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+struct Tuner::State {
+  TuneOptions options;
+  Progress& progress;
+  std::vector<Task> tasks;
+  State(TuneOptions o, Progress& p) : options(std::move(o)), progress(p) {}
+};
+
+Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs, Progress& progress)
+    : state_(std::make_unique<State>(std::move(options), progress)) {
+  const scheduler::TargetInfo target = scheduler::target_info_from_device(state_->options.device);
+  for (auto& sg : subgraphs) {
+    Task t;
+    t.space = std::make_unique<scheduler::Space>(scheduler::analyze(*sg, target));
+    t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
+    t.progress.weight = sg->weight();
+    t.summary.name = sg->name();
+    t.summary.workload_key = sg->key().key;
+    t.summary.flops = sg->flops();
+    t.summary.bytes = sg->compulsory_bytes();
+    t.subgraph = std::move(sg);
+    state_->tasks.push_back(std::move(t));
+  }
+}
+
+Tuner::~Tuner() = default;
+
+TuneSummary Tuner::run(const std::atomic<int>& stop) {
+  State& st = *state_;
+  const TuneOptions& opt = st.options;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+
+  db::OpenOptions open;
+  open.mode = sqlite::OpenMode::kCreate;
+  open.versions = {opt.ktune_version, opt.halide_version};
+  db::TuningDb store = db::TuningDb::open(opt.db_path, open);
+  const std::string device_key = targets::device_key(opt.device);
+  db::DeviceRecord device_record;
+  device_record.key = device_key;
+  device_record.target = opt.device.halide_target;
+  device_record.description = targets::to_json(opt.device).dump();
+  const int64_t device_id = store.upsert_device(device_record);
+  db::RunRecord run_record;
+  run_record.command = nlohmann::json(opt.command).dump();
+  run_record.host = host_name();
+  run_record.budget = opt.budget.text;
+  const int64_t run_id = store.begin_run(run_record);
+
+  measure::RunOptions run_options;
+  run_options.threads = opt.threads;
+  run_options.timing.min_repeats = opt.min_repeats;
+  run_options.timing.min_total_ms = opt.repeat_min_ms;
+  measure::Runner runner(run_options);
+
+  // Each task's state from the database: measured schedules, best time, seeds.
+  for (Task& t : st.tasks) {
+    const subgraphs::Subgraph& sg = *t.subgraph;
+    db::WorkloadRecord w;
+    w.key = sg.key().key;
+    w.name = sg.name();
+    w.family_key = sg.key().family_key;
+    w.shapes = nlohmann::json(sg.key().shapes).dump();
+    w.spec = workload_spec(sg).dump();
+    w.flops = static_cast<int64_t>(sg.flops());
+    w.bytes = static_cast<int64_t>(sg.compulsory_bytes());
+    t.workload_id = store.upsert_workload(w);
+    for (const std::string& h : store.measured_schedule_hashes(w.key, device_key)) t.measured.insert(h);
+    t.summary.trials = static_cast<int>(t.measured.size());
+    const Schedule heuristic = t.space->heuristic();
+    t.heuristic_hash = heuristic.hash();
+    for (const db::BestEntry& e : store.top_k(w.key, device_key, 1000)) {
+      if (e.schedule_hash == t.heuristic_hash && e.measurement.median_ns) t.summary.heuristic_ns = *e.measurement.median_ns;
+      if (t.seeds.size() < 32) {
+        if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
+      }
+    }
+    if (auto best = store.best(w.key, device_key); best && best->measurement.median_ns) {
+      t.summary.best_ns = *best->measurement.median_ns;
+      runner.note_incumbent(w.key, t.summary.best_ns);
+      t.progress.best_ns.push_back(t.summary.best_ns);
+    }
+    t.seeds.push_back(heuristic);
+    t.seeds.push_back(t.space->naive());
+    // The same algorithm tuned at other shapes.
+    for (const db::WorkloadRecord& other : store.workloads_in_family(w.family_key)) {
+      if (other.key == w.key) continue;
+      for (const db::BestEntry& e : store.top_k(other.key, device_key, 4)) {
+        if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
+      }
+    }
+  }
+
+  // The cost model: the newest stored one, or the analytical model until enough data exists.
+  std::unique_ptr<cost_model::CostModel> model;
+  try {
+    if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
+  } catch (const UserError& e) {
+    st.progress.note(std::string("ktune: ignoring the stored cost model: ") + e.what());
+  }
+  auto analytical = std::make_unique<cost_model::AnalyticalModel>(scheduler::target_info_from_device(opt.device));
+  int new_ok = 0;
+  auto retrain = [&] {
+    std::map<std::string, const scheduler::Analysis*> analyses;
+    for (const Task& t : st.tasks) analyses[t.summary.workload_key] = &t.space->analysis();
+    try {
+      const cost_model::Dataset data = cost_model::load_dataset(store, device_key, [&](const db::WorkloadRecord& w) {
+        auto it = analyses.find(w.key);
+        return it == analyses.end() ? nullptr : it->second;
+      });
+      if (static_cast<int>(data.samples.size()) < kMinSamplesToTrain) return;
+      cost_model::train_and_store(store, device_key, data, {}, opt.seed);
+      if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
+    } catch (const UserError& e) {
+      st.progress.note(std::string("ktune: cost model not retrained: ") + e.what());
+    }
+  };
+
+  TaskScheduler scheduler;
+  scheduler::Rng rng(opt.seed);
+  TuneSummary summary;
+  summary.db_path = opt.db_path;
+  std::vector<int> rounds(st.tasks.size(), 0);
+  auto lines = [&] {
+    std::vector<TaskLine> out;
+    for (const Task& t : st.tasks) out.push_back({t.summary.name, t.summary.trials, t.summary.best_ns, t.summary.first_ns});
+    return out;
+  };
+  auto budget_left = [&] {
+    if (stop.load() != 0) return false;
+    if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) return false;
+    if (opt.budget.trials && summary.trials >= *opt.budget.trials) return false;
+    return true;
+  };
+  st.progress.update(elapsed(), 0, lines());
+
+  while (budget_left()) {
+    std::vector<TaskProgress> progress;
+    for (const Task& t : st.tasks) progress.push_back(t.progress);
+    const size_t ti = scheduler.next(progress);
+    Task& t = st.tasks[ti];
+    const cost_model::CostModel& scorer = model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
+
+    // Propose: the heuristic first if it was never measured, then the search's picks.
+    EvolutionarySearch search(*t.space, *t.features, opt.search);
+    std::vector<Proposal> proposals;
+    if (!t.measured.count(t.heuristic_hash)) {
+      proposals.push_back({t.space->heuristic(), std::numeric_limits<double>::quiet_NaN(), false});
+    }
+    for (Proposal& p : search.propose(t.seeds, t.measured, scorer, rng)) {
+      if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
+    }
+    if (opt.budget.trials) {
+      const int left = *opt.budget.trials - summary.trials;
+      if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
+    }
+    if (proposals.empty()) {
+      // Nothing new to measure for this task: mark the round so the scheduler moves on.
+      t.progress.rounds++;
+      t.progress.best_ns.push_back(t.summary.best_ns > 0 ? t.summary.best_ns : std::numeric_limits<double>::infinity());
+      bool any = false;
+      for (const Task& o : st.tasks) any |= o.progress.rounds < 1000;
+      if (!any) break;
+      continue;
+    }
+
+    std::vector<measure::Candidate> candidates;
+    for (const Proposal& p : proposals) {
+      candidates.push_back({t.subgraph.get(), p.schedule.hash(), scheduler::make_applier(p.schedule, t.space->analysis()),
+                            p.random ? "random" : "predicted"});
+    }
+    measure::BuildOptions build_options;
+    build_options.threads = 0;
+    const measure::BuildBatch batch = measure::build_candidates(candidates, build_options);
+
+    RoundRecord record;
+    record.task = t.summary.name;
+    record.workload_key = t.summary.workload_key;
+    record.round = ++rounds[ti];
+    record.model = scorer.kind();
+    for (size_t i = 0; i < batch.candidates.size(); ++i) {
+      if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
+      const measure::MeasureResult r = runner.run(batch.candidates[i]);
+      const Proposal& p = proposals[i];
+      db::MeasurementRecord m;
+      m.schedule_id = store.upsert_schedule(t.workload_id, candidates[i].schedule_hash, p.schedule.to_json().dump());
+      m.device_id = device_id;
+      m.run_id = run_id;
+      m.status = to_db_status(r.status);
+      if (r.status == measure::MeasureStatus::kOk) {
+        m.median_ns = r.median_ns;
+        m.min_ns = r.min_ns;
+        m.spread_ns = r.spread_ns;
+      }
+      m.repeats = std::max<int64_t>(0, r.repeats);
+      m.threads = std::max(0, r.threads);
+      if (r.build_ms >= 0) m.build_ms = r.build_ms;
+      if (std::isfinite(p.predicted)) m.predicted = p.predicted;
+      m.error = r.message;
+      store.record_measurement(m);  // committed here: a crash after this loses nothing
+      t.measured.insert(candidates[i].schedule_hash);
+      ++summary.trials;
+      ++t.summary.trials;
+      ++t.summary.trials_this_run;
+      ++record.measured;
+      if (r.status == measure::MeasureStatus::kOk) {
+        ++record.ok;
+        ++new_ok;
+        if (record.round_best_ns < 0 || r.median_ns < record.round_best_ns) record.round_best_ns = r.median_ns;
+        if (t.summary.first_ns < 0) t.summary.first_ns = r.median_ns;
+        if (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns) {
+          t.summary.best_ns = r.median_ns;
+          t.seeds.insert(t.seeds.begin(), p.schedule);
+        }
+        if (candidates[i].schedule_hash == t.heuristic_hash) t.summary.heuristic_ns = r.median_ns;
+      }
+      st.progress.update(elapsed(), summary.trials, lines());
+      if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
+    }
+    t.progress.rounds++;
+    t.progress.best_ns.push_back(t.summary.best_ns > 0 ? t.summary.best_ns : std::numeric_limits<double>::infinity());
+    record.elapsed_s = elapsed();
+    record.best_ns = t.summary.best_ns;
+    record.trials = t.summary.trials;
+    st.progress.round(record);
+    if (new_ok >= kNewSamplesToRetrain && stop.load() == 0) {
+      retrain();
+      new_ok = 0;
+    }
+  }
+
+  measure::wait_for_late_builds(60000);
+  summary.interrupted = stop.load() != 0;
+  summary.elapsed_s = elapsed();
+  store.end_run(run_id, summary.interrupted ? db::RunStatus::kInterrupted : db::RunStatus::kCompleted);
+  for (const Task& t : st.tasks) summary.tasks.push_back(t.summary);
+  return summary;
+}
+
+}  // namespace ktune::search

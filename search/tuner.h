@@ -1,0 +1,75 @@
+// Tuner: the overnight tuning run. For each round, the TaskScheduler picks a subgraph, the
+// EvolutionarySearch proposes candidates, the measurement layer builds them in parallel
+// and runs each alone, every result is committed to the database as it arrives, and the
+// cost model is retrained from the database. Running again (or with --resume) continues
+// where a run stopped: trial counts, measured schedules and the model come from the
+// database, and no schedule is measured twice on the same device.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "search/budget.h"
+#include "search/evolutionary_search.h"
+#include "targets/device.h"
+
+namespace ktune::subgraphs {
+class Subgraph;
+}
+
+namespace ktune::search {
+
+class Progress;
+
+struct TuneOptions {
+  std::string db_path;                 // SQLite file (created if missing)
+  targets::Device device;              // what the schedules are tuned for
+  Budget budget;                       // time and/or trials of this run
+  SearchParams search;                 // population, generations, batch, epsilon
+  int threads = 0;                     // threads each kernel runs with; 0 = every core
+  uint64_t seed = 1;                   // search and sampling seed
+  double repeat_min_ms = 100;          // timing protocol: minimum total timed time per candidate
+  int min_repeats = 5;                 // timing protocol: minimum timed runs per candidate
+  std::vector<std::string> command;    // the command line, for the runs table
+  std::string ktune_version;           // stamped on every row
+  std::string halide_version;          // stamped on every row
+};
+
+// One subgraph at the end of a run.
+struct TaskSummary {
+  std::string name;
+  std::string workload_key;
+  int trials = 0;             // schedules measured on this device, all runs
+  int trials_this_run = 0;    // of which in this run
+  double best_ns = -1;        // best median; -1 when nothing measured ok
+  double first_ns = -1;       // first median this run measured; -1 when none
+  double heuristic_ns = -1;   // the heuristic schedule's median; -1 when not measured
+  double flops = 0;           // per call
+  double bytes = 0;           // compulsory bytes per call
+};
+
+struct TuneSummary {
+  std::vector<TaskSummary> tasks;
+  bool interrupted = false;   // stopped by a signal before the budget ended
+  double elapsed_s = 0;
+  int trials = 0;             // measured in this run
+  std::string db_path;
+};
+
+class Tuner {
+ public:
+  Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs, Progress& progress);
+  ~Tuner();
+
+  // Runs until the budget ends or `stop` becomes non-zero (checked between candidates).
+  TuneSummary run(const std::atomic<int>& stop);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ktune::search

@@ -1,0 +1,82 @@
+#include "search/evolutionary_search.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cost_model/analytical_model.h"
+#include "cost_model/extractor.h"
+#include "scheduler/space.h"
+#include "subgraphs/spec_subgraph.h"
+
+namespace ktune::search {
+namespace {
+
+class EvolutionarySearchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sg_ = subgraphs::load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/tests/data/tiny_matmul.json");
+    scheduler::TargetInfo t;
+    t.vector_lanes = 8;
+    space_ = std::make_unique<scheduler::Space>(scheduler::analyze(*sg_, t));
+    features_ = std::make_unique<cost_model::FeatureExtractor>(space_->analysis());
+    model_ = std::make_unique<cost_model::AnalyticalModel>(t);
+    params_.population = 48;
+    params_.generations = 2;
+    params_.batch = 8;
+  }
+  std::unique_ptr<subgraphs::SpecSubgraph> sg_;
+  std::unique_ptr<scheduler::Space> space_;
+  std::unique_ptr<cost_model::FeatureExtractor> features_;
+  std::unique_ptr<cost_model::AnalyticalModel> model_;
+  SearchParams params_;
+};
+
+TEST_F(EvolutionarySearchTest, ProposesDistinctValidUnmeasuredSchedules) {
+  EvolutionarySearch search(*space_, *features_, params_);
+  scheduler::Rng rng(1);
+  const std::set<std::string> measured = {space_->heuristic().hash()};
+  const auto proposals = search.propose({space_->heuristic(), space_->naive()}, measured, *model_, rng);
+  ASSERT_EQ(proposals.size(), 8u);
+  std::set<std::string> hashes;
+  int random = 0;
+  for (const Proposal& p : proposals) {
+    EXPECT_EQ(space_->validate(p.schedule).value_or(""), "");
+    EXPECT_FALSE(measured.count(p.schedule.hash()));
+    hashes.insert(p.schedule.hash());
+    random += p.random;
+  }
+  EXPECT_EQ(hashes.size(), proposals.size());
+  EXPECT_EQ(random, 1) << "epsilon 0.15 of 8 rounds to one exploratory pick";
+}
+
+TEST_F(EvolutionarySearchTest, GreedyPicksAreTheBestScoredOfThePool) {
+  EvolutionarySearch search(*space_, *features_, params_);
+  scheduler::Rng rng(2);
+  const auto population = search.seed_population({space_->heuristic()}, rng);
+  EXPECT_EQ(static_cast<int>(population.size()), params_.population);
+  EXPECT_EQ(population[0], space_->heuristic()) << "seeds come first";
+  const auto pool = search.evolve(population, *model_, rng);
+  EXPECT_GT(pool.size(), population.size()) << "evolution adds new schedules";
+  for (size_t i = 1; i < pool.size(); ++i) EXPECT_GE(pool[i - 1].score, pool[i].score);
+  const auto picks = search.pick(pool, {}, rng);
+  int greedy = 0;
+  for (const Proposal& p : picks) {
+    if (p.random) continue;
+    EXPECT_EQ(p.schedule.hash(), pool[greedy].hash);
+    ++greedy;
+  }
+}
+
+TEST_F(EvolutionarySearchTest, InvalidSeedsAreDropped) {
+  EvolutionarySearch search(*space_, *features_, params_);
+  scheduler::Rng rng(3);
+  scheduler::Schedule bad = space_->naive();
+  bad.funcs.pop_back();
+  const auto population = search.seed_population({bad, space_->naive()}, rng);
+  EXPECT_EQ(population[0], space_->naive());
+  for (const auto& s : population) EXPECT_EQ(space_->validate(s).value_or(""), "");
+}
+
+}  // namespace
+}  // namespace ktune::search

@@ -1,0 +1,189 @@
+// `ktune tune` as a user runs it: a short run finds a schedule at least as fast as the
+// heuristic and stores it as best; a run killed with SIGKILL resumes without measuring a
+// schedule twice; SIGINT stops cleanly with exit 0; a heavier subgraph gets more trials.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "scheduler/space.h"
+#include "subgraphs/spec_subgraph.h"
+#include "targets/device.h"
+#include "targets/host_detect.h"
+#include "tests/tools/cli_runner.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_ktune;
+
+std::string data(const char* name) { return std::string(KTUNE_SOURCE_DIR) + "/tests/data/" + name; }
+
+// Small, fast settings so that a round takes a few seconds on 2 cores.
+const char* kQuick = " --batch 4 --population 32 --generations 1 --repeat-min-ms 10 --min-repeats 3";
+
+std::string fresh_db(const std::string& name) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+  return path;
+}
+
+tuning_db::TuningDb open_read(const std::string& path) {
+  tuning_db::OpenOptions o;
+  o.mode = sqlite::OpenMode::kReadOnly;
+  return tuning_db::TuningDb::open(path, o);
+}
+
+std::string device_key() { return targets::device_key(targets::detect_host_device()); }
+
+std::string key_of(const std::string& spec) { return subgraphs::load_spec_subgraph(spec)->key().key; }
+
+// Starts ktune with `args` in the background; its output goes to `out_path`.
+pid_t start_ktune(const std::vector<std::string>& args, const std::string& out_path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(out_path.c_str(), "w", stdout);
+    (void)out;
+    dup2(fileno(stdout), STDERR_FILENO);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(KTUNE_EXE));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(KTUNE_EXE, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int64_t measurements_in(const std::string& db_path) {
+  if (access(db_path.c_str(), F_OK) != 0) return 0;
+  try {
+    return open_read(db_path).stats().rows.measurements;
+  } catch (const std::exception&) {
+    return 0;  // not created yet
+  }
+}
+
+bool wait_for_measurements(const std::string& db_path, int64_t n, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (measurements_in(db_path) >= n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return false;
+}
+
+std::vector<std::string> tune_args(const std::vector<std::string>& specs, const std::string& db, int trials) {
+  std::vector<std::string> args = {"tune"};
+  args.insert(args.end(), specs.begin(), specs.end());
+  std::istringstream quick(kQuick);
+  for (std::string w; quick >> w;) args.push_back(w);
+  args.insert(args.end(), {"--db", db, "--trials", std::to_string(trials)});
+  return args;
+}
+
+TEST(CmdTune, ShortRunFindsAtLeastTheHeuristicAndStoresIt) {
+  const std::string db = fresh_db("short.db");
+  const std::string spec = data("tiny_matmul.json");
+  const auto r = run_ktune("tune " + spec + kQuick + " --db " + db + " --trials 12 --log " + db + ".log 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("tiny_matmul"));
+  EXPECT_THAT(r.out, HasSubstr("Done after"));
+
+  auto store = open_read(db);
+  const auto best = store.best(key_of(spec), device_key());
+  ASSERT_TRUE(best.has_value());
+  // The heuristic was measured, and the stored best is at least as fast.
+  const auto sg = subgraphs::load_spec_subgraph(spec);
+  const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(targets::detect_host_device())));
+  const std::string heuristic = space.heuristic().hash();
+  double heuristic_ns = -1;
+  for (const auto& e : store.top_k(key_of(spec), device_key(), 1000)) {
+    if (e.schedule_hash == heuristic) heuristic_ns = *e.measurement.median_ns;
+  }
+  ASSERT_GT(heuristic_ns, 0) << "the heuristic is measured first";
+  EXPECT_LE(*best->measurement.median_ns, heuristic_ns);
+  // One JSON line per round.
+  std::ifstream log(db + ".log");
+  std::string line;
+  int rounds = 0;
+  while (std::getline(log, line)) {
+    EXPECT_THAT(line, HasSubstr("\"task\":\"tiny_matmul\""));
+    ++rounds;
+  }
+  EXPECT_GE(rounds, 3);
+}
+
+TEST(CmdTune, KilledRunResumesWithoutRepeatingASchedule) {
+  const std::string db = fresh_db("killed.db");
+  const std::string spec = data("tiny_softmax.json");
+  const pid_t pid = start_ktune(tune_args({spec}, db, 200), db + ".out");
+  ASSERT_TRUE(wait_for_measurements(db, 5, 180)) << "the first run measured too little";
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const int64_t before = measurements_in(db);
+  ASSERT_GE(before, 5);
+
+  const auto r = run_ktune("tune " + spec + kQuick + " --db " + db + " --trials 6 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto store = open_read(db);
+  EXPECT_EQ(store.stats().rows.measurements, before + 6);
+  // Trial counts continue: the summary counts both runs.
+  EXPECT_THAT(r.out, HasSubstr(std::to_string(before + 6) + " (6)"));
+  // No schedule was measured twice.
+  EXPECT_EQ(static_cast<int64_t>(store.measured_schedule_hashes(key_of(spec), device_key()).size()), before + 6);
+  EXPECT_EQ(store.stats().rows.runs, 2);
+}
+
+TEST(CmdTune, SigintStopsCleanlyWithEverythingCommitted) {
+  const std::string db = fresh_db("sigint.db");
+  const pid_t pid = start_ktune(tune_args({data("tiny_softmax.json")}, db, 500), db + ".out");
+  ASSERT_TRUE(wait_for_measurements(db, 2, 180));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  std::ifstream out(db + ".out");
+  std::stringstream text;
+  text << out.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("Interrupted after"));
+  auto store = open_read(db);
+  const auto run = store.find_run(1);
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->status, tuning_db::RunStatus::kInterrupted);
+  EXPECT_GE(store.stats().rows.measurements, 2);
+}
+
+TEST(CmdTune, HeavierSubgraphGetsMoreTrials) {
+  const std::string db = fresh_db("weights.db");
+  const std::string light = data("tiny_matmul.json"), heavy = data("tiny_matmul_heavy.json");
+  const auto r = run_ktune("tune " + light + " " + heavy + kQuick + " --db " + db + " --trials 32 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto store = open_read(db);
+  const size_t light_trials = store.measured_schedule_hashes(key_of(light), device_key()).size();
+  const size_t heavy_trials = store.measured_schedule_hashes(key_of(heavy), device_key()).size();
+  EXPECT_EQ(light_trials + heavy_trials, 32u);
+  EXPECT_GT(heavy_trials, light_trials);
+}
+
+TEST(CmdTune, UsageErrors) {
+  EXPECT_EQ(run_ktune("tune " + data("tiny_softmax.json") + " --trials 3").exit_code, 2);     // no --db
+  EXPECT_EQ(run_ktune("tune " + data("tiny_softmax.json") + " --db /tmp/x.db").exit_code, 2);  // no budget
+  const auto bad = run_ktune("tune " + data("tiny_softmax.json") + " --db /tmp/x.db --budget 5x");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.out, HasSubstr("--budget: expected a duration"));
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,162 @@
+// `ktune tune SPEC... [--generator LIB:NAME ...] --db F [--device host] (--budget 8h | --trials N)
+//  [--threads N] [--seed S] [--resume] [--log FILE]`: the tuning run. Every measurement is
+// committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
+// stops after the current candidate, commits and prints the summary (exit 0); a second
+// Ctrl-C exits at once (the database stays consistent).
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "common/error.h"
+#include "search/budget.h"
+#include "search/progress.h"
+#include "search/tuner.h"
+#include "subgraphs/generator_loader.h"
+#include "subgraphs/spec_subgraph.h"
+#include "targets/device_lookup.h"
+#include "tools/ktune/commands.h"
+
+namespace ktune::cli {
+namespace {
+
+std::atomic<int> g_stop_requests{0};
+
+extern "C" void on_stop_signal(int) {
+  // The second request ends the process at once; SQLite's journal keeps the file consistent.
+  if (g_stop_requests.fetch_add(1) >= 1) _exit(130);
+}
+
+struct TuneCliOptions {
+  std::vector<std::string> specs;
+  std::vector<std::string> generators;
+  std::vector<std::string> params;
+  std::string db;
+  std::string device = "host";
+  std::string budget;
+  int trials = 0;
+  int threads = 0;
+  uint64_t seed = 1;
+  bool resume = false;  // accepted for clarity: every run resumes from the database
+  std::string log;
+  search::SearchParams search;
+  double repeat_min_ms = 100;
+  int min_repeats = 5;
+  std::vector<std::string> argv;
+};
+
+std::string rate(const search::TaskSummary& t) {
+  char buf[64];
+  if (t.best_ns <= 0) return "-";
+  // Report the figure that bounds the kernel: FLOP/s for compute-heavy ones, else bytes.
+  if (t.flops / std::max(1.0, t.bytes) >= 4) {
+    std::snprintf(buf, sizeof(buf), "%.1f GFLOP/s", t.flops / t.best_ns);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.1f GB/s", t.bytes / t.best_ns);
+  }
+  return buf;
+}
+
+std::string ratio(double a, double b) {
+  if (a <= 0 || b <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2fx", a / b);
+  return buf;
+}
+
+int run_tune(const TuneCliOptions& opt) {
+  if (opt.db.empty()) throw UserError("tune: --db FILE is required");
+  if (opt.specs.empty() && opt.generators.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
+  if (opt.budget.empty() && opt.trials <= 0) throw UserError("tune: give a budget: --budget 8h|90m|30s or --trials N");
+  if (!opt.params.empty() && opt.generators.empty()) throw UserError("tune: --param sets generator parameters and needs --generator");
+  if (opt.search.batch < 1 || opt.search.population < 1 || opt.search.generations < 0) {
+    throw UserError("tune: --batch and --population must be >= 1 and --generations >= 0");
+  }
+  search::TuneOptions o;
+  o.db_path = opt.db;
+  o.device = targets::device_by_name(opt.device);
+  if (!opt.budget.empty()) o.budget.seconds = search::parse_duration_seconds(opt.budget, "--budget");
+  if (opt.trials > 0) o.budget.trials = opt.trials;
+  o.budget.text = !opt.budget.empty() ? opt.budget : std::to_string(opt.trials) + " trials";
+  o.search = opt.search;
+  o.threads = opt.threads;
+  o.seed = opt.seed;
+  o.repeat_min_ms = opt.repeat_min_ms;
+  o.min_repeats = opt.min_repeats;
+  o.command = opt.argv;
+  o.ktune_version = KTUNE_VERSION;
+  o.halide_version = "14";
+
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
+  for (const std::string& path : opt.specs) subgraphs.push_back(subgraphs::load_spec_subgraph(path));
+  std::map<std::string, std::string> params;
+  for (const std::string& p : opt.params) {
+    const size_t eq = p.find('=');
+    if (eq == std::string::npos) throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
+    params[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  for (const std::string& g : opt.generators) subgraphs.push_back(subgraphs::load_generator_subgraph(g, params));
+
+  search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
+  std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),
+               subgraphs.size() == 1 ? "" : "s", targets::device_key(o.device).c_str(), opt.db.c_str(), o.budget.text.c_str());
+  search::Tuner tuner(std::move(o), std::move(subgraphs), progress);
+
+  g_stop_requests = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  struct sigaction old_int {}, old_term {};
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  const search::TuneSummary summary = tuner.run(g_stop_requests);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+
+  std::printf("\n%-18s %12s %16s %14s %14s %14s\n", "subgraph", "best", "throughput", "trials (run)", "vs heuristic",
+              "vs first");
+  for (const search::TaskSummary& t : summary.tasks) {
+    const std::string trials = std::to_string(t.trials) + " (" + std::to_string(t.trials_this_run) + ")";
+    std::printf("%-18s %12s %16s %14s %14s %14s\n", t.name.c_str(), search::format_ns(t.best_ns).c_str(),
+                rate(t).c_str(), trials.c_str(), ratio(t.heuristic_ns, t.best_ns).c_str(),
+                ratio(t.first_ns, t.best_ns).c_str());
+  }
+  std::printf("\n%s after %s and %d trials; results in %s\n", summary.interrupted ? "Interrupted" : "Done",
+              search::format_seconds(summary.elapsed_s).c_str(), summary.trials, summary.db_path.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner register_tune(CLI::App& sub) {
+  auto opt = std::make_shared<TuneCliOptions>();
+  sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs to tune");
+  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable)");
+  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
+  sub.add_option("--device", opt->device, "device to tune for")->capture_default_str();
+  sub.add_option("--budget", opt->budget, "wall-clock budget: 8h, 90m, 1h30m, 45s");
+  sub.add_option("--trials", opt->trials, "number of candidates to measure");
+  sub.add_option("--threads", opt->threads, "threads per kernel (0 = every core)")->capture_default_str();
+  sub.add_option("--seed", opt->seed, "search seed")->capture_default_str();
+  sub.add_flag("--resume", opt->resume, "continue earlier runs (the default: state comes from the database)");
+  sub.add_option("--log", opt->log, "append one JSON line per round to this file");
+  sub.add_option("--batch", opt->search.batch, "candidates measured per round")->capture_default_str();
+  sub.add_option("--population", opt->search.population, "population of the evolutionary search")->capture_default_str();
+  sub.add_option("--generations", opt->search.generations, "generations evolved per round")->capture_default_str();
+  sub.add_option("--epsilon", opt->search.epsilon, "fraction of each batch picked at random")->capture_default_str();
+  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "minimum timed milliseconds per candidate")->capture_default_str();
+  sub.add_option("--min-repeats", opt->min_repeats, "minimum timed runs per candidate")->capture_default_str();
+  return [opt, &sub] {
+    opt->argv = {"ktune", "tune"};
+    for (const std::string& s : opt->specs) opt->argv.push_back(s);
+    return run_tune(*opt);
+  };
+}
+
+}  // namespace ktune::cli
