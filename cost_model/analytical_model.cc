@@ -15,10 +15,11 @@ namespace {
 
 // The features the estimate reads, by name; index_ holds their positions in this order.
 enum Input {
-  kCompute, kLoadIssue, kL1Fill, kL2Fill, kDram, kLoopOverhead, kTaskLaunches, kParallelLoops, kRealizations, kCount
+  kCompute, kLoadIssue, kL1Fill, kL2Fill, kDram, kLoopOverhead, kTlb, kTaskLaunches, kParallelLoops, kRealizations,
+  kCount
 };
 const char* const kNames[kCount] = {"cost.compute",       "cost.load_issue",    "cost.l1_fill",
-                                    "cost.l2_fill",       "cost.dram",          "cost.loop_overhead",
+                                    "cost.l2_fill",       "cost.dram",          "cost.loop_overhead", "cost.tlb",
                                     "cost.task_launches", "cost.parallel_loops", "allocation.realizations"};
 
 }  // namespace
@@ -35,14 +36,18 @@ AnalyticalModel::AnalyticalModel(scheduler::TargetInfo target, AnalyticalRates r
 
 double AnalyticalModel::estimate_seconds(const std::vector<float>& row) const {
   auto f = [&](Input i) { return static_cast<double>(row[index_[i]]); };
-  const double hz = rates_.cycles_per_second;
-  const double core = std::max(f(kCompute) / rates_.instructions_per_cycle, f(kLoadIssue) / rates_.loads_per_cycle) / hz;
-  const double caches = std::max(f(kL1Fill) / rates_.l1_bytes_per_second, f(kL2Fill) / rates_.l2_bytes_per_second);
-  const double dram = f(kDram) / rates_.dram_bytes_per_second;
-  const double overheads = f(kLoopOverhead) * rates_.loop_iteration_cycles / hz + f(kTaskLaunches) * rates_.task_seconds / std::max(1, target_.cores) +
-                           f(kParallelLoops) * rates_.parallel_loop_seconds +
-                           f(kRealizations) * rates_.realization_seconds;
-  return std::max({core, caches, dram}) + overheads + 1e-9;
+  RooflineTerms t;
+  t.compute = f(kCompute);
+  t.load_issue = f(kLoadIssue);
+  t.l1_fill = f(kL1Fill);
+  t.l2_fill = f(kL2Fill);
+  t.dram = f(kDram);
+  t.loop_overhead = f(kLoopOverhead);
+  t.tlb = f(kTlb);
+  t.task_launches = f(kTaskLaunches);
+  t.parallel_loops = f(kParallelLoops);
+  t.realizations = f(kRealizations);
+  return roofline_seconds(t, rates_, target_.cores);
 }
 
 std::vector<float> AnalyticalModel::predict(const std::vector<std::vector<float>>& batch) const {

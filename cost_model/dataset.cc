@@ -45,7 +45,11 @@ Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, con
     const std::vector<std::vector<float>> rows = extractor.extract(schedules);
     const std::vector<float> analytical = AnalyticalModel(analysis->target).predict(rows);
     for (size_t i = 0; i < rows.size(); ++i) {
-      data.samples.push_back({rows[i], *kept[i]->measurement.median_ns, best.workload_key});
+      const tuning_db::MeasurementRecord& m = kept[i]->measurement;
+      // The fastest call is the timing least disturbed by other processes; the median when
+      // it was not recorded.
+      const double runtime = m.min_ns && *m.min_ns > 0 ? *m.min_ns : *m.median_ns;
+      data.samples.push_back({rows[i], runtime, best.workload_key});
       data.schedule_hashes.push_back(kept[i]->schedule_hash);
       data.analytical_scores.push_back(analytical[i]);
     }

@@ -1,6 +1,7 @@
 // Dataset: the training data a device's measurements give: one row per schedule with an ok
-// measurement (its fastest median as the runtime), its features recomputed from the stored
-// schedule JSON and the workload's analysis, and the analytical model's score as a baseline.
+// measurement (the fastest call of its best measurement as the runtime: on a shared machine
+// it is the least disturbed timing), its features recomputed from the stored schedule JSON
+// and the workload's analysis, and the analytical model's score as a baseline.
 //
 //   Dataset data = load_dataset(db, device_key, [&](const WorkloadRecord& w) { return analysis_of(w); });
 #pragma once

@@ -19,9 +19,9 @@ std::vector<TrainingSample> pick(const Dataset& data, const std::vector<size_t>&
   return out;
 }
 
-// Per-workload figures of the three rankers on `test` rows, appended to the lists.
+// Per-workload figures of the three rankers on `test` rows, appended to `out`.
 void score(const Dataset& data, const XgboostModel& model, const std::vector<size_t>& test, scheduler::Rng& rng,
-           std::vector<RankingMetrics>& m, std::vector<RankingMetrics>& a, std::vector<RankingMetrics>& r) {
+           std::vector<WorkloadEvaluation>& out) {
   std::vector<std::vector<float>> rows;
   for (size_t i : test) rows.push_back(data.samples[i].features);
   const std::vector<float> predicted = model.predict(rows);
@@ -36,10 +36,24 @@ void score(const Dataset& data, const XgboostModel& model, const std::vector<siz
       rs.push_back(static_cast<float>(rng.below(1 << 24)));
       runtimes.push_back(data.samples[test[k]].runtime_ns);
     }
-    m.push_back(rank_one_workload(ms, runtimes));
-    a.push_back(rank_one_workload(as, runtimes));
-    r.push_back(rank_one_workload(rs, runtimes));
+    out.push_back({group, rank_one_workload(ms, runtimes), rank_one_workload(as, runtimes),
+                   rank_one_workload(rs, runtimes)});
   }
+}
+
+// Averages of the per-workload figures, which it also sorts by workload key.
+void summarize(SplitEvaluation& e) {
+  std::sort(e.per_workload.begin(), e.per_workload.end(),
+            [](const WorkloadEvaluation& a, const WorkloadEvaluation& b) { return a.group < b.group; });
+  std::vector<RankingMetrics> m, a, r;
+  for (const WorkloadEvaluation& w : e.per_workload) {
+    m.push_back(w.model);
+    a.push_back(w.analytical);
+    r.push_back(w.random);
+  }
+  e.model = average(m);
+  e.analytical = average(a);
+  e.random = average(r);
 }
 
 }  // namespace
@@ -62,11 +76,8 @@ SplitEvaluation evaluate_within_workloads(const Dataset& data, const XgboostPara
   std::sort(test.begin(), test.end());
   XgboostModel model(params);
   model.train(pick(data, train));
-  std::vector<RankingMetrics> m, a, r;
-  score(data, model, test, rng, m, a, r);
-  e.model = average(m);
-  e.analytical = average(a);
-  e.random = average(r);
+  score(data, model, test, rng, e.per_workload);
+  summarize(e);
   e.train_samples = static_cast<int>(train.size());
   e.test_samples = static_cast<int>(test.size());
   e.folds = 1;
@@ -88,21 +99,18 @@ SplitEvaluation evaluate_across_workloads(const Dataset& data, const XgboostPara
   int next = 0;
   for (const std::string& g : groups) fold[g] = next++ % k;
   scheduler::Rng rng(seed);
-  std::vector<RankingMetrics> m, a, r;
   for (int f = 0; f < k; ++f) {
     std::vector<size_t> train, test;
     for (size_t i = 0; i < data.samples.size(); ++i) (fold[data.samples[i].group] == f ? test : train).push_back(i);
     if (test.empty() || train.empty()) continue;
     XgboostModel model(params);
     model.train(pick(data, train));
-    score(data, model, test, rng, m, a, r);
+    score(data, model, test, rng, e.per_workload);
     e.train_samples += static_cast<int>(train.size());
     e.test_samples += static_cast<int>(test.size());
     ++e.folds;
   }
-  e.model = average(m);
-  e.analytical = average(a);
-  e.random = average(r);
+  summarize(e);
   return e;
 }
 
@@ -112,7 +120,13 @@ nlohmann::json to_json(const RankingMetrics& m) {
 }
 
 nlohmann::json to_json(const SplitEvaluation& e) {
+  nlohmann::json per = nlohmann::json::array();
+  for (const WorkloadEvaluation& w : e.per_workload) {
+    per.push_back({{"workload", w.group}, {"model", to_json(w.model)}, {"analytical", to_json(w.analytical)},
+                   {"random", to_json(w.random)}});
+  }
   return {{"split", e.name},
+          {"per_workload", per},
           {"model", to_json(e.model)},
           {"analytical", to_json(e.analytical)},
           {"random", to_json(e.random)},

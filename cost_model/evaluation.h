@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,14 @@
 #include "cost_model/xgboost_model.h"
 
 namespace ktune::cost_model {
+
+// The three rankers on one workload's held-out rows.
+struct WorkloadEvaluation {
+  std::string group;          // workload key
+  RankingMetrics model;       // XgboostModel
+  RankingMetrics analytical;  // AnalyticalModel
+  RankingMetrics random;      // random scores
+};
 
 // One split, three rankers scored on the same held-out rows.
 struct SplitEvaluation {
@@ -24,6 +33,7 @@ struct SplitEvaluation {
   int train_samples = 0;      // rows trained on (summed over folds)
   int test_samples = 0;       // rows scored
   int folds = 0;              // trainings run
+  std::vector<WorkloadEvaluation> per_workload;  // by workload key
 };
 
 // Trains on a seeded (1 - test_fraction) share of each workload's rows and scores the rest.

@@ -48,11 +48,13 @@ struct PipelineFeatures {
 
 // Arithmetic and memory operations, summed over the running stages.
 struct ArithFeatures {
-  static constexpr int kCount = 15;
+  static constexpr int kCount = 16;
   float ops = 0;                // arithmetic operations executed (inlined Funcs included)
-  float ops_instructions = 0;   // ops / min(vector width, native lanes): arithmetic instructions
+  float ops_instructions = 0;   // ops / lanes used (vector width up to native lanes, or native lanes
+                                // for loops LLVM vectorizes itself): arithmetic instructions
   float ops_vector = 0;         // ops in vectorized stages
   float ops_scalar = 0;         // ops in stages without a vectorized loop
+  float ops_autovector = 0;     // of which in stages whose innermost loop LLVM vectorizes (unit steps)
   float ops_parallel = 0;       // ops in stages that run on more than one task
   float ops_serial = 0;         // ops in stages that run on one task
   float loads = 0;              // elements loaded
@@ -72,13 +74,14 @@ struct ArithFeatures {
 // Bytes moved between memory levels: at each cache level the outermost loop level whose
 // working set fits decides how often that working set is loaded.
 struct MemoryFeatures {
-  static constexpr int kCount = 6;
+  static constexpr int kCount = 7;
   float l1_traffic_bytes = 0;    // bytes loaded into L1 (per-core capacity)
   float l2_traffic_bytes = 0;    // bytes loaded into L2 (per-core capacity)
   float dram_traffic_bytes = 0;  // bytes loaded into the LLC (its share per running task)
   float store_bytes = 0;         // bytes stored
   float dram_bytes_per_op = 0;   // dram_traffic_bytes / ops (0 when ops is 0)
   float max_ws_over_l2 = 0;      // largest whole-stage working set / L2 size
+  float tlb_misses = 0;          // pages loaded into a 64-entry TLB, the same way as cache lines
   static MemoryFeatures compute(const internal::FeatureInputs& in);
   static std::vector<std::string> names();
   void append_to(std::vector<float>& out) const;
@@ -102,13 +105,14 @@ struct AllocationFeatures {
 // Per-stage cost terms, each divided by the parallel speed-up of its stage and summed: what
 // a roofline model adds up. Also per computed point, which carries across workloads.
 struct CostFeatures {
-  static constexpr int kCount = 16;
+  static constexpr int kCount = 19;
   float compute = 0;            // arithmetic instructions per core (ops / vector lanes / speed-up)
   float load_issue = 0;         // load and store instructions per core
   float l1_fill = 0;            // bytes into L1 per core
   float l2_fill = 0;            // bytes into L2 per core
   float dram = 0;               // bytes from DRAM (shared by the cores: not divided)
   float loop_overhead = 0;      // iterations of loops neither vectorized nor unrolled, per core
+  float tlb = 0;                // TLB misses per core
   float task_launches = 0;      // parallel tasks started
   float parallel_loops = 0;     // parallel loops entered (one per realization of a parallel stage)
   float serial_share = 0;       // share of operations (arithmetic and loads) in stages on one task
@@ -119,6 +123,8 @@ struct CostFeatures {
   float dram_per_byte = 0;      // dram / pipeline.compulsory_bytes
   float overhead_per_point = 0; // (loop_overhead + task_launches) / pipeline.points_ideal
   float bottleneck_per_point = 0;  // bottleneck / pipeline.points_ideal
+  float estimate_seconds = 0;   // roofline_seconds() of these terms with the default rates (roofline.h)
+  float estimate_ns_per_point = 0;  // estimate_seconds in ns / pipeline.points_ideal
   static CostFeatures compute_from(const internal::FeatureInputs& in);
   static std::vector<std::string> names();
   void append_to(std::vector<float>& out) const;
@@ -126,7 +132,7 @@ struct CostFeatures {
 
 // The loop nest of one stage (all 0 when the stage does not exist).
 struct LoopFeatures {
-  static constexpr int kCount = 18;
+  static constexpr int kCount = 19;
   float depth = 0;                 // loops after splits
   float tasks = 0;                 // parallel tasks it runs on (own parallel loop times the enclosing one)
   float tasks_per_core = 0;        // tasks / cores
@@ -147,6 +153,7 @@ struct LoopFeatures {
                                    // unrolled (loop overhead), all realizations
   float realizations = 0;          // times the stage runs
   float rfactor = 0;               // 1 when split with rfactor
+  float min_run_bytes = 0;         // shortest contiguous run of its reads (AccessFeatures::run_bytes)
   static std::vector<std::string> names();
   void append_to(std::vector<float>& out) const;
 };
@@ -178,7 +185,7 @@ struct StageFeatures {
 
 // One buffer (an input or a Func's realization), over every stage that reads it.
 struct AccessFeatures {
-  static constexpr int kCount = 11;
+  static constexpr int kCount = 12;
   float loaded_bytes = 0;     // bytes loaded from it
   float footprint_bytes = 0;  // distinct bytes one realization of each reading stage touches,
                               // times its realizations, summed
@@ -192,6 +199,8 @@ struct AccessFeatures {
   float realizations = 0;     // times it is computed (1 for inputs and root Funcs)
   float alloc_bytes = 0;      // bytes of one realization (the whole buffer for inputs and root)
   float readers = 0;          // stages that read it
+  float run_bytes = 0;        // contiguous bytes the heaviest reader reads before moving to another
+                              // row: long runs stream with the hardware prefetchers, short ones do not
   static constexpr float kUnknownStride = 1e6f;
   // The buffers with the most bytes loaded, at most `count`, padded with zeros.
   static std::vector<AccessFeatures> compute(const internal::FeatureInputs& in, int count);

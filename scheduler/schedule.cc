@@ -93,6 +93,15 @@ bool FuncSchedule::operator==(const FuncSchedule& o) const {
   return func == o.func && compute == o.compute && stages == o.stages;
 }
 
+StageSchedule FuncSchedule::stage_or_empty(int stage) const {
+  for (const StageSchedule& st : stages) {
+    if (st.stage == stage) return st;
+  }
+  StageSchedule empty;
+  empty.stage = stage;
+  return empty;
+}
+
 FuncSchedule* Schedule::find(const std::string& func) {
   for (FuncSchedule& f : funcs) {
     if (f.func == func) return &f;

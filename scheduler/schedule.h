@@ -73,6 +73,8 @@ struct FuncSchedule {
   std::string func;                   // Func name as in the analysis (scheduler/analysis.h)
   ComputeLocation compute;
   std::vector<StageSchedule> stages;  // at most one entry per stage, ascending
+  // The entry of `stage`, or an empty one (Halide's defaults) when it has none.
+  StageSchedule stage_or_empty(int stage) const;
   bool operator==(const FuncSchedule& o) const;
 };
 

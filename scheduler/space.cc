@@ -193,11 +193,7 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   // Halide 14 resolves compute_at loops in the consumer's last stage only.
   const int last_stage = static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1;
   if (use_stage == last_stage) {
-    StageSchedule st;
-    st.stage = last_stage;
-    for (const StageSchedule& x : cs->stages) {
-      if (x.stage == last_stage) st = x;
-    }
+    const StageSchedule st = cs->stage_or_empty(last_stage);
     std::string error;
     const auto nest = st.rfactor ? std::nullopt : build_loop_nest(analysis_.funcs[consumer].stages[last_stage], st, &error);
     if (nest) {

@@ -36,6 +36,7 @@ struct SearchParams {
   double mutation_probability = 0.85; // a child is a mutation with this probability, else a crossover
   double epsilon = 0.15;              // fraction of each batch picked at random (exploration)
   int batch = 8;                      // candidates measured per round
+  bool random_search = false;         // baseline: measure fresh random samples, no model, no evolution
 };
 
 // A candidate to measure.

@@ -60,7 +60,8 @@ nlohmann::json workload_spec(const subgraphs::Subgraph& sg) {
     return {{"kind", "spec"}, {"spec", subgraphs::spec_to_json(spec->spec())}};
   }
   if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg)) {
-    return {{"kind", "generator"}, {"library", gen->ref().library}, {"generator", gen->ref().generator}};
+    return {{"kind", "generator"}, {"library", gen->ref().library}, {"generator", gen->ref().generator},
+            {"params", gen->params()}};
   }
   return {{"kind", sg.kind()}};
 }
@@ -191,7 +192,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
       if (static_cast<int>(data.samples.size()) < kMinSamplesToTrain) return;
       cost_model::train_and_store(store, device_key, data, {}, opt.seed);
       if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
-    } catch (const UserError& e) {
+    } catch (const std::exception& e) {
       st.progress.note(std::string("ktune: cost model not retrained: ") + e.what());
     }
   };
@@ -227,8 +228,28 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     if (!t.measured.count(t.heuristic_hash)) {
       proposals.push_back({t.space->heuristic(), std::numeric_limits<double>::quiet_NaN(), false});
     }
-    for (Proposal& p : search.propose(t.seeds, t.measured, scorer, rng)) {
-      if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
+    bool random_round = opt.search.random_search;
+    std::vector<Proposal> searched;
+    if (!random_round) {
+      try {
+        searched = search.propose(t.seeds, t.measured, scorer, rng);
+      } catch (const std::exception& e) {
+        // A failure of the model or the features must not end an overnight run.
+        st.progress.note(std::string("ktune: search failed, measuring random samples this round: ") + e.what());
+        random_round = true;
+      }
+    }
+    if (random_round) {
+      // The baseline: fresh valid samples, never measured before.
+      std::set<std::string> taken = t.measured;
+      for (int tries = 0; static_cast<int>(proposals.size()) < opt.search.batch && tries < 50 * opt.search.batch; ++tries) {
+        auto s = t.space->sample(rng);
+        if (s && taken.insert(s->hash()).second) proposals.push_back({*s, std::numeric_limits<double>::quiet_NaN(), true});
+      }
+    } else {
+      for (Proposal& p : searched) {
+        if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
+      }
     }
     if (opt.budget.trials) {
       const int left = *opt.budget.trials - summary.trials;
@@ -257,7 +278,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     record.task = t.summary.name;
     record.workload_key = t.summary.workload_key;
     record.round = ++rounds[ti];
-    record.model = scorer.kind();
+    record.model = opt.search.random_search ? "random" : scorer.kind();
     for (size_t i = 0; i < batch.candidates.size(); ++i) {
       if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
       const measure::MeasureResult r = runner.run(batch.candidates[i]);
@@ -294,6 +315,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
         }
         if (candidates[i].schedule_hash == t.heuristic_hash) t.summary.heuristic_ns = r.median_ns;
       }
+      t.summary.best_history.push_back(t.summary.best_ns);
       st.progress.update(elapsed(), summary.trials, lines());
       if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
     }

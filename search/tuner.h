@@ -49,6 +49,7 @@ struct TaskSummary {
   double heuristic_ns = -1;   // the heuristic schedule's median; -1 when not measured
   double flops = 0;           // per call
   double bytes = 0;           // compulsory bytes per call
+  std::vector<double> best_history;  // best ok median after each trial of this run (-1 until one is ok)
 };
 
 struct TuneSummary {

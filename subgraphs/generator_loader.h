@@ -43,6 +43,7 @@ class GeneratorSubgraph : public Subgraph {
   std::vector<Tensor> reference(const std::vector<Tensor>& inputs) const override;
 
   const GeneratorRef& ref() const { return ref_; }
+  const std::map<std::string, std::string>& params() const { return params_; }
 
  private:
   GeneratorRef ref_;

@@ -45,6 +45,7 @@ std::vector<AccessFeatures> AccessFeatures::compute(const internal::FeatureInput
         heaviest[g.buffer] = bytes;
         f.inner_stride = g.inner_steps.empty() ? 0.f : stride_value(g.inner_steps[read]);
         f.vector_stride = g.vector_steps.empty() ? -1.f : stride_value(g.vector_steps[read]);
+        f.run_bytes = static_cast<float>(internal::run_bytes(g));
       }
     }
   }
@@ -80,12 +81,12 @@ std::vector<AccessFeatures> AccessFeatures::compute(const internal::FeatureInput
 
 std::vector<std::string> AccessFeatures::names() {
   return {"loaded_bytes",  "footprint_bytes", "footprint_lines", "reuse",         "inner_stride", "vector_stride",
-          "is_input",      "compute_at",      "realizations",    "alloc_bytes",   "readers"};
+          "is_input",      "compute_at",      "realizations",    "alloc_bytes",   "readers",      "run_bytes"};
 }
 
 void AccessFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {loaded_bytes, footprint_bytes, footprint_lines, reuse, inner_stride, vector_stride, is_input,
-                         compute_at, realizations, alloc_bytes, readers});
+                         compute_at, realizations, alloc_bytes, readers, run_bytes});
 }
 
 }  // namespace ktune::cost_model

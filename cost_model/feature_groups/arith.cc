@@ -9,7 +9,7 @@ namespace ktune::cost_model {
 
 ArithFeatures ArithFeatures::compute(const internal::FeatureInputs& in) {
   ArithFeatures f;
-  double ops = 0, instr = 0, vec = 0, scalar = 0, par = 0, ser = 0;
+  double ops = 0, instr = 0, vec = 0, scalar = 0, autovec = 0, par = 0, ser = 0;
   double loads = 0, dense = 0, bcast = 0, strided = 0, lscalar = 0, stores = 0;
   for (size_t i = 0; i < in.model.stages.size(); ++i) {
     const internal::StageModel& sm = in.model.stages[i];
@@ -17,6 +17,7 @@ ArithFeatures ArithFeatures::compute(const internal::FeatureInputs& in) {
     ops += m.ops;
     instr += m.ops / m.lanes;
     (sm.vector_width > 1 ? vec : scalar) += m.ops;
+    if (m.auto_vector) autovec += m.ops;
     (m.tasks > 1 ? par : ser) += m.ops;
     loads += m.loads;
     dense += m.loads_dense;
@@ -30,6 +31,7 @@ ArithFeatures ArithFeatures::compute(const internal::FeatureInputs& in) {
   f.ops_instructions = static_cast<float>(instr);
   f.ops_vector = static_cast<float>(vec);
   f.ops_scalar = static_cast<float>(scalar);
+  f.ops_autovector = static_cast<float>(autovec);
   f.ops_parallel = static_cast<float>(par);
   f.ops_serial = static_cast<float>(ser);
   f.loads = static_cast<float>(loads);
@@ -45,13 +47,13 @@ ArithFeatures ArithFeatures::compute(const internal::FeatureInputs& in) {
 }
 
 std::vector<std::string> ArithFeatures::names() {
-  return {"ops",          "ops_instructions", "ops_vector",     "ops_scalar",      "ops_parallel",
+  return {"ops",          "ops_instructions", "ops_vector",     "ops_scalar",      "ops_autovector", "ops_parallel",
           "ops_serial",   "loads",            "loads_dense",    "loads_broadcast", "loads_strided",
           "loads_scalar", "stores",           "ops_per_point_max", "intensity",    "loads_per_op"};
 }
 
 void ArithFeatures::append_to(std::vector<float>& out) const {
-  out.insert(out.end(), {ops, ops_instructions, ops_vector, ops_scalar, ops_parallel, ops_serial, loads,
+  out.insert(out.end(), {ops, ops_instructions, ops_vector, ops_scalar, ops_autovector, ops_parallel, ops_serial, loads,
                          loads_dense, loads_broadcast, loads_strided, loads_scalar, stores, ops_per_point_max,
                          intensity, loads_per_op});
 }

@@ -4,12 +4,13 @@
 
 #include "cost_model/features.h"
 #include "cost_model/internal/feature_inputs.h"
+#include "cost_model/roofline.h"
 
 namespace ktune::cost_model {
 
 CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
   CostFeatures f;
-  double compute = 0, load = 0, l1 = 0, l2 = 0, dram = 0, overhead = 0, launches = 0, loops = 0;
+  double compute = 0, load = 0, l1 = 0, l2 = 0, dram = 0, overhead = 0, tlb = 0, launches = 0, loops = 0;
   double serial = 0, all = 0, bottleneck = 0;
   for (size_t i = 0; i < in.model.stages.size(); ++i) {
     const internal::StageMetrics& m = in.metrics[i];
@@ -21,6 +22,7 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
     l2 += m.l2_traffic / m.speedup;
     dram += m.dram_traffic;
     overhead += m.loop_overhead / m.speedup;
+    tlb += m.tlb_misses / m.speedup;
     launches += m.launches;
     if (m.launches > 0) loops += static_cast<double>(in.model.stages[i].realizations);
     all += m.ops + m.loads;
@@ -33,6 +35,7 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
   f.l2_fill = static_cast<float>(l2);
   f.dram = static_cast<float>(dram);
   f.loop_overhead = static_cast<float>(overhead);
+  f.tlb = static_cast<float>(tlb);
   f.task_launches = static_cast<float>(launches);
   f.parallel_loops = static_cast<float>(loops);
   f.serial_share = all > 0 ? static_cast<float>(serial / all) : 0.f;
@@ -44,20 +47,38 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
   f.dram_per_byte = in.compulsory_bytes > 0 ? static_cast<float>(dram / in.compulsory_bytes) : 0.f;
   f.overhead_per_point = static_cast<float>((overhead + launches) / points);
   f.bottleneck_per_point = static_cast<float>(bottleneck / points);
+  RooflineTerms t;
+  t.compute = compute;
+  t.load_issue = load;
+  t.l1_fill = l1;
+  t.l2_fill = l2;
+  t.dram = dram;
+  t.loop_overhead = overhead;
+  t.tlb = tlb;
+  t.task_launches = launches;
+  t.parallel_loops = loops;
+  for (const internal::FuncModel& fm : in.model.funcs) {
+    if (fm.kind == scheduler::ComputeLocation::Kind::kAt) t.realizations += static_cast<double>(fm.realizations);
+  }
+  const double seconds = roofline_seconds(t, AnalyticalRates{}, in.analysis.target.cores);
+  f.estimate_seconds = static_cast<float>(seconds);
+  f.estimate_ns_per_point = static_cast<float>(seconds * 1e9 / points);
   return f;
 }
 
 std::vector<std::string> CostFeatures::names() {
   return {"compute",           "load_issue",           "l1_fill",           "l2_fill",
-          "dram",              "loop_overhead",        "task_launches",     "parallel_loops",
+          "dram",              "loop_overhead",        "tlb",               "task_launches",     "parallel_loops",
           "serial_share",      "bottleneck",           "compute_per_point", "load_issue_per_point",
-          "l1_fill_per_point", "dram_per_byte",        "overhead_per_point", "bottleneck_per_point"};
+          "l1_fill_per_point", "dram_per_byte",        "overhead_per_point", "bottleneck_per_point",
+          "estimate_seconds",  "estimate_ns_per_point"};
 }
 
 void CostFeatures::append_to(std::vector<float>& out) const {
-  out.insert(out.end(), {compute, load_issue, l1_fill, l2_fill, dram, loop_overhead, task_launches, parallel_loops,
+  out.insert(out.end(), {compute, load_issue, l1_fill, l2_fill, dram, loop_overhead, tlb, task_launches, parallel_loops,
                          serial_share, bottleneck, compute_per_point, load_issue_per_point, l1_fill_per_point,
-                         dram_per_byte, overhead_per_point, bottleneck_per_point});
+                         dram_per_byte, overhead_per_point, bottleneck_per_point, estimate_seconds,
+                         estimate_ns_per_point});
 }
 
 }  // namespace ktune::cost_model

@@ -8,14 +8,14 @@ std::vector<std::string> LoopFeatures::names() {
   return {"depth",           "tasks",           "tasks_per_core",     "parallel_efficiency", "points_per_task",
           "ops_per_task",    "vector_width",    "vector_lanes_ratio", "tail_waste",          "vector_innermost",
           "innermost_extent", "innermost_reduction", "unrolled_iterations", "register_tile", "reduction_level",
-          "loop_iterations", "realizations",    "rfactor"};
+          "loop_iterations", "realizations",    "rfactor",            "min_run_bytes"};
 }
 
 void LoopFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {depth, tasks, tasks_per_core, parallel_efficiency, points_per_task, ops_per_task,
                          vector_width, vector_lanes_ratio, tail_waste, vector_innermost, innermost_extent,
                          innermost_reduction, unrolled_iterations, register_tile, reduction_level, loop_iterations,
-                         realizations, rfactor});
+                         realizations, rfactor, min_run_bytes});
 }
 
 std::vector<std::string> WorkingSetFeatures::names() {

@@ -11,11 +11,12 @@ namespace ktune::cost_model {
 MemoryFeatures MemoryFeatures::compute(const internal::FeatureInputs& in) {
   MemoryFeatures f;
   const scheduler::TargetInfo& t = in.analysis.target;
-  double l1 = 0, l2 = 0, dram = 0, stores = 0, ops = 0;
+  double l1 = 0, l2 = 0, dram = 0, stores = 0, ops = 0, tlb = 0;
   for (const internal::StageMetrics& m : in.metrics) {
     l1 += m.l1_traffic;
     l2 += m.l2_traffic;
     dram += m.dram_traffic;
+    tlb += m.tlb_misses;
     stores += m.points * internal::kBytesPerElement;
     ops += m.ops;
     const double full = static_cast<double>(m.ws_bytes.back());
@@ -26,17 +27,19 @@ MemoryFeatures MemoryFeatures::compute(const internal::FeatureInputs& in) {
   f.dram_traffic_bytes = static_cast<float>(dram);
   f.store_bytes = static_cast<float>(stores);
   f.dram_bytes_per_op = ops > 0 ? static_cast<float>(dram / ops) : 0.f;
+  f.tlb_misses = static_cast<float>(tlb);
   return f;
 }
 
 std::vector<std::string> MemoryFeatures::names() {
   return {"l1_traffic_bytes", "l2_traffic_bytes", "dram_traffic_bytes",
-          "store_bytes",      "dram_bytes_per_op", "max_ws_over_l2"};
+          "store_bytes",      "dram_bytes_per_op", "max_ws_over_l2",     "tlb_misses"};
 }
 
 void MemoryFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(),
-             {l1_traffic_bytes, l2_traffic_bytes, dram_traffic_bytes, store_bytes, dram_bytes_per_op, max_ws_over_l2});
+             {l1_traffic_bytes, l2_traffic_bytes, dram_traffic_bytes, store_bytes, dram_bytes_per_op, max_ws_over_l2,
+              tlb_misses});
 }
 
 }  // namespace ktune::cost_model

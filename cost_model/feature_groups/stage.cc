@@ -45,6 +45,11 @@ LoopFeatures loop_features(const internal::FeatureInputs& in, const internal::St
   f.loop_iterations = static_cast<float>(m.loop_overhead);
   f.realizations = static_cast<float>(sm.realizations);
   f.rfactor = sm.rfactor;
+  for (const internal::AccessGroupModel& g : sm.groups) {
+    if (g.loads == 0) continue;
+    const float run = static_cast<float>(internal::run_bytes(g));
+    f.min_run_bytes = f.min_run_bytes == 0 ? run : std::min(f.min_run_bytes, run);
+  }
   return f;
 }
 

@@ -17,6 +17,23 @@ std::string tuple_name(const BufferFacts& b) {
 
 std::string dim_name(size_t d) { return "d" + std::to_string(d); }
 
+// Pages a box of a buffer touches: each row (dimension 0) on its own pages, or the whole
+// address range when rows share pages, whichever is fewer.
+int64_t pages_of(const Box& box, const BufferFacts& b) {
+  int64_t rows = 1, first = 0, last = 0, stride = kBytesPerElement;
+  for (size_t d = 0; d < box.extent.size(); ++d) {
+    if (d > 0) rows *= box.extent[d];
+    const int64_t lo = d < b.lo.size() ? box.lo[d] - b.lo[d] : box.lo[d];
+    first += lo * stride;
+    last += (lo + box.extent[d] - 1) * stride;
+    stride *= d < b.extent.size() ? b.extent[d] : box.extent[d];
+  }
+  const int64_t row_bytes = box.extent.empty() ? kBytesPerElement : box.extent[0] * kBytesPerElement;
+  const int64_t by_rows = rows * ((row_bytes + kPageBytes - 1) / kPageBytes);
+  const int64_t by_span = floor_div(last, kPageBytes) - floor_div(first, kPageBytes) + 1;
+  return std::max<int64_t>(1, std::min(by_rows, by_span));
+}
+
 }  // namespace
 
 int64_t TileSpec::points() const {
@@ -142,6 +159,7 @@ Footprint FootprintCache::estimate(const Group& g, const TileSpec& tile) const {
   const int64_t cap = facts_.buffers[g.buffer].elements();
   if (cap > 0) fp.elements = std::min(fp.elements, cap);
   fp.lines = (fp.elements + kElementsPerLine - 1) / kElementsPerLine;
+  fp.pages = (fp.elements * kBytesPerElement + kPageBytes - 1) / kPageBytes;
   return fp;
 }
 
@@ -200,6 +218,7 @@ Footprint FootprintCache::compute(Group& g, const TileSpec& tile) {
     const BufferFacts& b = facts_.buffers[g.buffer];
     if (box->lo.empty()) {  // a zero-dimensional buffer: one element
       fp.lines = 1;
+      fp.pages = 1;
       return fp;
     }
     const int64_t origin = b.lo.empty() ? 0 : b.lo[0];
@@ -208,6 +227,7 @@ Footprint FootprintCache::compute(Group& g, const TileSpec& tile) {
     int64_t lines = last - first + 1;
     for (size_t d = 1; d < box->extent.size(); ++d) lines *= box->extent[d];
     fp.lines = std::min(lines, fp.elements);
+    fp.pages = std::min(pages_of(*box, b), fp.lines);
     return fp;
   } catch (const isl::exception&) {
     return estimate(g, tile);

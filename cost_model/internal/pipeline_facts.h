@@ -17,6 +17,8 @@ namespace ktune::cost_model::internal {
 inline constexpr int64_t kBytesPerElement = 4;
 // Bytes of one cache line.
 inline constexpr int64_t kLineBytes = 64;
+// Bytes of one virtual memory page.
+inline constexpr int64_t kPageBytes = 4096;
 
 // A buffer that stages read or write: a Func's realization or a pipeline input.
 struct BufferFacts {

@@ -40,6 +40,9 @@ struct AccessGroupModel {
   // Footprint per loop level k (the tile of loops [0, k)), k = 0..depth; owned by the
   // FootprintCache, valid while it lives.
   std::vector<const Footprint*> levels;
+  // The same before a compute_at producer's levels were cut to one realization: the region
+  // of it that all realizations inside each level need. Empty when nothing was cut.
+  std::vector<const Footprint*> regions;
 };
 
 // Stride of an access whose coefficients are unknown.
@@ -61,9 +64,16 @@ struct StageModel {
   int64_t tasks = 1;             // iterations of its own parallel loop; 1 when serial
   int64_t outer_tasks = 1;       // parallel tasks of the enclosing loop it runs inside (compute_at); 1 if none
   bool rfactor = false;          // split with rfactor
+  int host_stage = -1;           // compute_at Funcs: index into ScheduleModel::stages of the host; else -1
+  int host_level = 0;            // compute_at Funcs: loops of the host inside the compute_at loop
+  // compute_at Funcs: for each host level q = host_level .. host depth, the cache lines all
+  // accesses of this stage touch over the realizations inside one iteration of q (the first
+  // entry: one realization). Lets cache reuse between consecutive realizations count.
+  std::vector<int64_t> host_lines;
   std::vector<AccessGroupModel> groups;  // one per buffer touched, the store's buffer included
-  int64_t inner_points(int level) const;  // iterations of loops [0, level)
-  int64_t executions(int level) const;    // times the body of level `level` runs per realization
+  // Times the loops [0, level) run as a whole per realization (iterations of loop `level`),
+  // counting only tiles that hold real iterations.
+  int64_t executions(int level) const;
   int depth() const { return static_cast<int>(loops.size()); }
 };
 

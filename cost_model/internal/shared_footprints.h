@@ -17,6 +17,7 @@ namespace ktune::cost_model::internal {
 struct Footprint {
   int64_t elements = 0;  // distinct elements (exact for small tiles, else the box's)
   int64_t lines = 0;     // distinct 64-byte cache lines (from the bounding box)
+  int64_t pages = 0;     // distinct 4 KiB pages (from the bounding box and the buffer's layout)
   Box box;               // bounding box in buffer coordinates; empty when isl failed
   bool from_isl = true;  // false when isl failed and the size is an estimate
 };

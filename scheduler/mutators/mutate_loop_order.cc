@@ -16,11 +16,7 @@ class LoopOrderMutator : public Mutator {
   std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::tuple<size_t, int, size_t>> swaps;  // (func, stage, position of the inner loop)
     for (auto [f, stage] : mutators::all_stages(s, space)) {
-      StageSchedule st;
-      st.stage = stage;
-      for (const StageSchedule& x : s.funcs[f].stages) {
-        if (x.stage == stage) st = x;
-      }
+      const StageSchedule st = s.funcs[f].stage_or_empty(stage);
       if (st.rfactor) continue;
       const auto nest = mutators::nest_of(space, s.funcs[f], st);
       if (!nest) continue;

@@ -26,11 +26,7 @@ class UnrollMutator : public Mutator {
   std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     std::vector<std::tuple<size_t, int, std::string>> options;
     for (auto [f, stage] : mutators::all_stages(s, space)) {
-      StageSchedule st;
-      st.stage = stage;
-      for (const StageSchedule& x : s.funcs[f].stages) {
-        if (x.stage == stage) st = x;
-      }
+      const StageSchedule st = s.funcs[f].stage_or_empty(stage);
       if (st.rfactor) continue;
       const auto nest = mutators::nest_of(space, s.funcs[f], st);
       if (!nest) continue;

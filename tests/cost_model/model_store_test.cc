@@ -158,7 +158,8 @@ TEST_F(ModelStore, DatasetComesFromStoredSchedulesAndMeasurements) {
     tuning_db::MeasurementRecord m;
     m.schedule_id = db.upsert_schedule(workload_id, hash, schedules[i].to_json().dump());
     m.device_id = device_id;
-    m.median_ns = runtime[hash];
+    m.median_ns = runtime[hash] + 50;
+    m.min_ns = runtime[hash];  // the dataset's runtime
     m.spread_ns = 1;
     m.repeats = 10;
     db.record_measurement(m);

@@ -5,7 +5,7 @@
 namespace ktune::cost_model {
 namespace {
 
-TEST(RankingMetrics, PerfectAndReversedRankings) {
+TEST(ModelRankingMetrics, PerfectAndReversedRankings) {
   const std::vector<double> runtimes = {10, 20, 30, 40, 50, 60, 70};
   const std::vector<float> right = {7, 6, 5, 4, 3, 2, 1};  // fastest scores highest
   const RankingMetrics good = rank_one_workload(right, runtimes);
@@ -22,7 +22,7 @@ TEST(RankingMetrics, PerfectAndReversedRankings) {
   EXPECT_DOUBLE_EQ(bad.spearman, -1);
 }
 
-TEST(RankingMetrics, TopFiveAndTiesAndGroups) {
+TEST(ModelRankingMetrics, TopFiveAndTiesAndGroups) {
   const std::vector<double> runtimes = {10, 20, 30, 40, 50, 60};
   const RankingMetrics m = rank_one_workload({5, 6, 4, 3, 2, 1}, runtimes);  // best scored second
   EXPECT_DOUBLE_EQ(m.top1_recall, 0);

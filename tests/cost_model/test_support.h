@@ -42,6 +42,10 @@ inline const char* kBlurSpec = R"({"name": "blur64",
           {"op": "stencil", "inputs": ["blur_x"], "output": "blur_y", "axes": [0], "weights": [1, 1, 1], "divisor": 3}],
   "outputs": ["blur_y"]})";
 
+// Column sums of a 64 x 64 matrix: sums_acc (update over the rows r) and sums.
+inline const char* kColsumSpec = R"({"name": "colsum64", "inputs": [{"name": "m", "shape": [64, 64]}],
+  "ops": [{"op": "reduce_sum", "inputs": ["m"], "output": "sums", "axes": [0]}], "outputs": ["sums"]})";
+
 inline scheduler::Analysis analyze_spec(const char* spec) {
   return scheduler::analyze(*spec_subgraph(spec), test_target());
 }

@@ -62,7 +62,7 @@ const char* kTiledMatmul = R"({"funcs": [
     "order": ["x_i", "y_i", "k$x", "x_o", "y_o"], "vectorize": "x_i"}]},
   {"func": "C", "compute": {"kind": "root"}}]})";
 
-TEST(WorkingSet, TiledMatmulFootprintsMatchHandCounts) {
+TEST(FeatureWorkingSets, TiledMatmulFootprintsMatchHandCounts) {
   const scheduler::Analysis a = analyze_spec(testing::kMatmulSpec);
   const internal::PipelineFacts facts = internal::build_pipeline_facts(a);
   internal::FootprintCache cache(a, facts);
@@ -96,7 +96,7 @@ TEST(WorkingSet, TiledMatmulFootprintsMatchHandCounts) {
   EXPECT_EQ(feature(v, "stage0.loop.reduction_level"), 2);
 }
 
-TEST(WorkingSet, StridedTileIsCountedExactly) {
+TEST(FeatureWorkingSets, StridedTileIsCountedExactly) {
   // The outer piece of x innermost: 32 values of x, 8 apart, span 249 elements of B's rows.
   const scheduler::Analysis a = analyze_spec(testing::kMatmulSpec);
   const internal::PipelineFacts facts = internal::build_pipeline_facts(a);
@@ -125,7 +125,7 @@ const char* kTiledBlur = R"({"funcs": [
                {"loop": "y", "outer": "y_o", "inner": "y_i", "factor": 8}],
     "order": ["x_i", "y_i", "x_o", "y_o"], "parallel": ["y_o"], "vectorize": "x_i"}]}]})";
 
-TEST(WorkingSet, BlurComputedAtTilesMatchesHandCounts) {
+TEST(FeatureWorkingSets, BlurComputedAtTilesMatchesHandCounts) {
   const scheduler::Analysis a = analyze_spec(testing::kBlurSpec);
   const internal::PipelineFacts facts = internal::build_pipeline_facts(a);
   internal::FootprintCache cache(a, facts);
@@ -164,6 +164,43 @@ TEST(WorkingSet, BlurComputedAtTilesMatchesHandCounts) {
   EXPECT_EQ(feature(v, "stage1.ws.bytes_level4"), 138 * 64);
   EXPECT_EQ(feature(v, "stage1.loop.tasks"), 4);
   EXPECT_EQ(feature(v, "stage1.loop.vector_width"), 16);
+}
+
+// sums_acc computed per column of sums (a region of one element) with its update split by
+// 16 along x: the split's tail is guarded, so only one x of each 16 runs.
+TEST(FeatureWorkingSets, GuardedSplitOfAOneElementRegion) {
+  const scheduler::Analysis a = analyze_spec(testing::kColsumSpec);
+  const internal::PipelineFacts facts = internal::build_pipeline_facts(a);
+  internal::FootprintCache cache(a, facts);
+  const char* json = R"({"funcs": [
+    {"func": "sums_acc", "compute": {"kind": "at", "consumer": "sums", "consumer_stage": 0, "loop": "x"},
+     "stages": [{"stage": 1, "splits": [{"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 16}],
+                 "order": ["x_i", "r$x", "x_o"]}]},
+    {"func": "sums", "compute": {"kind": "root"}}]})";
+  const internal::ScheduleModel m = internal::build_schedule_model(a, facts, cache, schedule(json));
+  const int acc = a.index_of("sums_acc");
+  EXPECT_EQ(m.funcs[acc].realizations, 64);
+  EXPECT_EQ(m.funcs[acc].region, (std::vector<int64_t>{1}));
+  const StageModel& update = find_stage(m, acc, 1);
+  EXPECT_EQ(update.points, 64);
+  EXPECT_EQ(update.iterations, 16 * 64);   // the loops as written
+  EXPECT_EQ(update.executions(1), 64);     // r$x runs 64 times, not 16 x 64
+  EXPECT_EQ(update.executions(2), 1);
+  // One column of m: 64 rows of 256 bytes, one line each, on 4 pages.
+  const AccessGroupModel& col = find_group(update, facts.input_buffer("m"));
+  EXPECT_EQ(col.levels[2]->elements, 64);
+  EXPECT_EQ(col.levels[2]->lines, 64);
+  EXPECT_EQ(col.levels[2]->pages, 4);
+  // The whole host loop needs all of m (4 lines per row) plus 4 lines of sums_acc, which
+  // fits L1: consecutive realizations reuse it, so L1 loads it once.
+  ASSERT_EQ(update.host_lines.size(), 2u);
+  EXPECT_EQ(update.host_lines[0], 64 + 1);
+  EXPECT_EQ(update.host_lines[1], 64 * 4 + 4);
+  const std::vector<float> v = extract_features(a, schedule(json));
+  // update: (256 + 4) lines; pure stage of sums_acc: 4 lines; sums: 1 line of sums_acc (one
+  // realization, reused) and 4 of its own store.
+  EXPECT_EQ(feature(v, "memory.l1_traffic_bytes"), (260 + 4 + 5) * 64);
+  EXPECT_EQ(feature(v, "allocation.realizations"), 64);
 }
 
 }  // namespace

@@ -4,13 +4,15 @@
 // core, isl caches cold at the start) and again with TBB on every core. --dump prints the
 // named features of the heuristic schedule instead.
 //
-//   ktune_features_bench [--suite DIR] [--count N] [--seed S] [--dump NAME]
+//   ktune_features_bench [--suite DIR] [--count N] [--seed S] [--dump NAME [--schedule FILE]]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +35,7 @@ struct BenchOptions {
   int count = 2000;       // schedules per subgraph
   uint64_t seed = 1;      // sampling seed
   std::string dump;       // subgraph name whose heuristic schedule's features are printed
+  std::string schedule;   // with --dump: a schedule JSON file to print instead of the heuristic
 };
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -72,7 +75,13 @@ int run(const BenchOptions& opt) {
     if (!opt.dump.empty()) {
       if (sg->name() != opt.dump) continue;
       const auto names = ktune::cost_model::feature_names();
-      const Schedule h = space.heuristic();
+      Schedule h = space.heuristic();
+      if (!opt.schedule.empty()) {
+        std::ifstream in(opt.schedule);
+        std::stringstream text;
+        text << in.rdbuf();
+        h = Schedule::from_json(nlohmann::json::parse(text.str()), opt.schedule);
+      }
       std::printf("%s\n", h.to_json().dump().c_str());
       const auto v = ktune::cost_model::extract_features(space.analysis(), h);
       for (size_t i = 0; i < v.size(); ++i) std::printf("%-40s %g\n", names[i].c_str(), v[i]);
@@ -118,6 +127,7 @@ int main(int argc, char** argv) {
   app.add_option("--count", opt.count, "schedules per subgraph")->capture_default_str();
   app.add_option("--seed", opt.seed, "sampling seed")->capture_default_str();
   app.add_option("--dump", opt.dump, "print the features of this subgraph's heuristic schedule");
+  app.add_option("--schedule", opt.schedule, "with --dump: print this schedule's features instead");
   CLI11_PARSE(app, argc, argv);
   try {
     return run(opt);

@@ -24,6 +24,8 @@
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
+#include "search/progress.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
 namespace ktune::cli {
@@ -43,18 +45,6 @@ struct MeasureOptions {
   std::string format = "text";          // text or json
 };
 
-std::map<std::string, std::string> parse_params(const std::vector<std::string>& params) {
-  std::map<std::string, std::string> out;
-  for (const std::string& p : params) {
-    const size_t eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
-    }
-    out[p.substr(0, eq)] = p.substr(eq + 1);
-  }
-  return out;
-}
-
 // The schedule named on the command line as a Candidate apply function, and its name.
 std::pair<std::function<void(const subgraphs::BuiltPipeline&)>, std::string> schedule_from(
     const MeasureOptions& opt, const scheduler::Space& space) {
@@ -63,17 +53,7 @@ std::pair<std::function<void(const subgraphs::BuiltPipeline&)>, std::string> sch
   }
   scheduler::Schedule schedule;
   if (!opt.schedule_file.empty()) {
-    std::ifstream in(opt.schedule_file);
-    if (!in) throw UserError(format_user_error(opt.schedule_file, "", "cannot open schedule file"));
-    std::stringstream buf;
-    buf << in.rdbuf();
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(buf.str());
-    } catch (const nlohmann::json::parse_error& e) {
-      throw UserError(format_user_error(opt.schedule_file, "", std::string("invalid JSON: ") + e.what()));
-    }
-    schedule = scheduler::Schedule::from_json(j, opt.schedule_file);
+    schedule = read_schedule_file(opt.schedule_file);
     if (auto reason = space.validate(schedule)) {
       throw UserError(format_user_error(opt.schedule_file, "", "the schedule is not valid for this subgraph: " + *reason));
     }
@@ -85,20 +65,6 @@ std::pair<std::function<void(const subgraphs::BuiltPipeline&)>, std::string> sch
     throw UserError("measure: give a schedule with --schedule FILE or --named naive|heuristic");
   }
   return {scheduler::make_applier(schedule, space.analysis()), schedule.hash()};
-}
-
-std::string format_time(double ns) {
-  char buf[32];
-  if (ns < 1e3) {
-    std::snprintf(buf, sizeof(buf), "%.0f ns", ns);
-  } else if (ns < 1e6) {
-    std::snprintf(buf, sizeof(buf), "%.3g us", ns / 1e3);
-  } else if (ns < 1e9) {
-    std::snprintf(buf, sizeof(buf), "%.4g ms", ns / 1e6);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.4g s", ns / 1e9);
-  }
-  return buf;
 }
 
 int run_measure(const MeasureOptions& opt) {
@@ -169,7 +135,7 @@ int run_measure(const MeasureOptions& opt) {
                 r.message.c_str());
     if (r.ok()) {
       std::printf("median    %s   min %s   spread (IQR) %s = %.1f%%   %d runs, %d threads\n",
-                  format_time(r.median_ns).c_str(), format_time(r.min_ns).c_str(), format_time(r.spread_ns).c_str(),
+                  search::format_ns(r.median_ns).c_str(), search::format_ns(r.min_ns).c_str(), search::format_ns(r.spread_ns).c_str(),
                   100.0 * r.spread_ns / r.median_ns, r.repeats, r.threads);
       std::printf("rate      %.3g GFLOP/s   %.3g GB/s (compulsory bytes)\n", gflops, gbytes);
       std::printf("check     max relative error %.2e\n", r.max_error);

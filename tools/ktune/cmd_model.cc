@@ -39,6 +39,7 @@ struct ModelOptions {
   int folds = 10;                // at most this many folds when holding out workloads
   std::string format = "text";   // text or json
   std::string export_csv;        // also write the training rows here; empty = no
+  bool per_workload = false;     // text output: a line per workload too
 };
 
 cost_model::XgboostParams params_of(const ModelOptions& o) {
@@ -102,7 +103,8 @@ LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
   return d;
 }
 
-void print_split(const cost_model::SplitEvaluation& e) {
+void print_split(const cost_model::SplitEvaluation& e, const std::map<std::string, std::string>& names,
+                 bool per_workload) {
   std::printf("%s (%d training rows, %d test rows, %d training%s)\n", e.name.c_str(), e.train_samples, e.test_samples,
               e.folds, e.folds == 1 ? "" : "s");
   std::printf("  %-11s %9s %7s %7s %9s %10s\n", "ranker", "pairwise", "top-1", "top-5", "spearman", "workloads");
@@ -113,6 +115,25 @@ void print_split(const cost_model::SplitEvaluation& e) {
   row("xgboost", e.model);
   row("analytical", e.analytical);
   row("random", e.random);
+  if (!per_workload) return;
+  std::printf("  %-18s %8s %8s %8s  (pairwise accuracy: xgboost, analytical, random)\n", "workload", "xgboost",
+              "analyt.", "random");
+  for (const cost_model::WorkloadEvaluation& w : e.per_workload) {
+    const auto it = names.find(w.group);
+    std::printf("  %-18s %8.3f %8.3f %8.3f  (%d rows)\n", it == names.end() ? w.group.c_str() : it->second.c_str(),
+                w.model.pairwise_accuracy, w.analytical.pairwise_accuracy, w.random.pairwise_accuracy, w.model.samples);
+  }
+}
+
+// Workload names by key, for the per-workload lines.
+std::map<std::string, std::string> workload_names(tuning_db::TuningDb& db, const cost_model::Dataset& data) {
+  std::map<std::string, std::string> names;
+  for (const cost_model::TrainingSample& s : data.samples) {
+    if (names.count(s.group)) continue;
+    const auto found = db.find_workloads(s.group);
+    names[s.group] = found.empty() ? s.group : found.front().name;
+  }
+  return names;
 }
 
 tuning_db::TuningDb open_db(const ModelOptions& o) {
@@ -139,7 +160,7 @@ int run_train(const ModelOptions& o) {
     std::printf("stored model %lld (%s, feature version %d) trained on %lld schedules of %d workloads\n",
                 static_cast<long long>(r.record.id), r.record.kind.c_str(), r.record.feature_version,
                 static_cast<long long>(r.record.samples), d.data.workloads());
-    print_split(r.held_out);
+    print_split(r.held_out, workload_names(db, d.data), o.per_workload);
   }
   return kExitOk;
 }
@@ -161,8 +182,9 @@ int run_eval(const ModelOptions& o) {
   } else {
     std::printf("%zu schedules, %d workloads, feature version %d (%d features)\n", d.data.samples.size(),
                 d.data.workloads(), cost_model::kFeatureVersion, cost_model::feature_count());
-    print_split(within);
-    print_split(across);
+    const auto names = workload_names(db, d.data);
+    print_split(within, names, o.per_workload);
+    print_split(across, names, o.per_workload);
   }
   return kExitOk;
 }
@@ -180,6 +202,7 @@ void add_common(CLI::App* app, ModelOptions& o) {
   app->add_option("--seed", o.seed, "seed of the splits and the model")->capture_default_str();
   app->add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   app->add_option("--export-csv", o.export_csv, "also write the rows (workload, schedule, runtime, features) as CSV");
+  app->add_flag("--per-workload", o.per_workload, "text output: the pairwise accuracy of every workload too");
 }
 
 }  // namespace

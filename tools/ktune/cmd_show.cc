@@ -15,6 +15,7 @@
 #include "subgraphs/check.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
 namespace ktune::cli {
@@ -31,18 +32,6 @@ struct ShowOptions {
   uint64_t seed = 1;                    // seed of the generated inputs
   std::string format = "text";
 };
-
-std::map<std::string, std::string> parse_params(const std::vector<std::string>& params) {
-  std::map<std::string, std::string> out;
-  for (const std::string& p : params) {
-    const size_t eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
-    }
-    out[p.substr(0, eq)] = p.substr(eq + 1);
-  }
-  return out;
-}
 
 std::string loops_text(const std::vector<subgraphs::LoopInfo>& loops) {
   std::string s;

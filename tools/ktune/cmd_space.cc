@@ -20,6 +20,7 @@
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
 namespace ktune::cli {
@@ -41,28 +42,9 @@ struct SpaceOptions {
 
 std::unique_ptr<subgraphs::Subgraph> load_subgraph(const SpaceOptions& opt) {
   if (opt.spec.empty() == opt.generator.empty()) throw UserError("space: give one SPEC file or --generator LIB:NAME");
-  if (!opt.spec.empty()) return subgraphs::load_spec_subgraph(opt.spec);
-  std::map<std::string, std::string> params;
-  for (const std::string& p : opt.params) {
-    const size_t eq = p.find('=');
-    if (eq == std::string::npos) throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
-    params[p.substr(0, eq)] = p.substr(eq + 1);
-  }
-  return subgraphs::load_generator_subgraph(opt.generator, params);
-}
-
-Schedule read_schedule(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError(format_user_error(path, "", "cannot open schedule file"));
-  std::stringstream buf;
-  buf << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(buf.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UserError(format_user_error(path, "", std::string("invalid JSON: ") + e.what()));
-  }
-  return Schedule::from_json(j, path);
+  std::vector<std::string> specs, generators;
+  (opt.spec.empty() ? generators : specs).push_back(opt.spec.empty() ? opt.generator : opt.spec);
+  return std::move(load_subgraphs(specs, generators, opt.params).front());
 }
 
 void print_schedule(const Schedule& s, const subgraphs::Subgraph& sg, const scheduler::Space& space,
@@ -142,7 +124,7 @@ int run_space(const SpaceOptions& opt) {
   if (opt.stats > 0) return run_stats(opt, *sg, space);
   std::vector<std::pair<Schedule, std::string>> schedules;
   if (!opt.schedule_file.empty()) {
-    Schedule s = read_schedule(opt.schedule_file);
+    Schedule s = read_schedule_file(opt.schedule_file);
     if (auto reason = space.validate(s)) {
       throw UserError(format_user_error(opt.schedule_file, "", "the schedule is not valid for " + sg->name() + ": " + *reason));
     }

@@ -19,6 +19,7 @@
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device_lookup.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
 namespace ktune::cli {
@@ -72,7 +73,6 @@ int run_tune(const TuneCliOptions& opt) {
   if (opt.db.empty()) throw UserError("tune: --db FILE is required");
   if (opt.specs.empty() && opt.generators.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
   if (opt.budget.empty() && opt.trials <= 0) throw UserError("tune: give a budget: --budget 8h|90m|30s or --trials N");
-  if (!opt.params.empty() && opt.generators.empty()) throw UserError("tune: --param sets generator parameters and needs --generator");
   if (opt.search.batch < 1 || opt.search.population < 1 || opt.search.generations < 0) {
     throw UserError("tune: --batch and --population must be >= 1 and --generations >= 0");
   }
@@ -91,15 +91,7 @@ int run_tune(const TuneCliOptions& opt) {
   o.ktune_version = KTUNE_VERSION;
   o.halide_version = "14";
 
-  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
-  for (const std::string& path : opt.specs) subgraphs.push_back(subgraphs::load_spec_subgraph(path));
-  std::map<std::string, std::string> params;
-  for (const std::string& p : opt.params) {
-    const size_t eq = p.find('=');
-    if (eq == std::string::npos) throw UserError(format_user_error("--param", "", "expected k=v, found \"" + p + "\""));
-    params[p.substr(0, eq)] = p.substr(eq + 1);
-  }
-  for (const std::string& g : opt.generators) subgraphs.push_back(subgraphs::load_generator_subgraph(g, params));
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params);
 
   search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
   std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),

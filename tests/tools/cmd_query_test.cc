@@ -1,0 +1,68 @@
+// `ktune query` as a build would run it: JSON, Halide source and CMake variables for a tuned
+// workload; a clear message and exit 1 for an untuned one.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "tests/tools/cli_runner.h"
+
+namespace ktune {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_ktune;
+
+std::string data(const char* name) { return std::string(KTUNE_SOURCE_DIR) + "/tests/data/" + name; }
+
+class CmdQuery : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    db_ = ::testing::TempDir() + "/query.db";
+    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db_ + suffix).c_str());
+    const auto r = run_ktune("tune " + data("tiny_softmax.json") + " --db " + db_ +
+                             " --trials 4 --batch 4 --population 16 --generations 1 --repeat-min-ms 5 --min-repeats 3 2>&1");
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+  }
+  static std::string db_;
+};
+std::string CmdQuery::db_;
+
+TEST_F(CmdQuery, JsonByNameKeyAndSpec) {
+  const auto r = run_ktune("query --db " + db_ + " --workload tiny_softmax");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["workload"], "tiny_softmax");
+  EXPECT_GT(j["median_ns"].get<double>(), 0);
+  EXPECT_TRUE(j["schedule"].contains("funcs"));
+  const auto by_key = run_ktune("query --db " + db_ + " --workload " + j["workload_key"].get<std::string>());
+  EXPECT_EQ(nlohmann::json::parse(by_key.out)["schedule_hash"], j["schedule_hash"]);
+  const auto by_spec = run_ktune("query --db " + db_ + " --workload " + data("tiny_softmax.json"));
+  EXPECT_EQ(nlohmann::json::parse(by_spec.out)["schedule_hash"], j["schedule_hash"]);
+}
+
+TEST_F(CmdQuery, HalideSourceAndCmakeVariables) {
+  const auto h = run_ktune("query --db " + db_ + " --workload tiny_softmax --format halide");
+  ASSERT_EQ(h.exit_code, 0) << h.out;
+  EXPECT_THAT(h.out, HasSubstr("using namespace Halide;"));
+  EXPECT_THAT(h.out, HasSubstr(".compute_root();"));
+  const auto c = run_ktune("query --db " + db_ + " --workload tiny_softmax --format cmake");
+  ASSERT_EQ(c.exit_code, 0) << c.out;
+  EXPECT_THAT(c.out, HasSubstr("set(KTUNE_TINY_SOFTMAX_SCHEDULE_HASH \""));
+  EXPECT_THAT(c.out, HasSubstr("set(KTUNE_TINY_SOFTMAX_STALE OFF)"));
+}
+
+TEST_F(CmdQuery, MissingWorkloadSaysWhatIsThere) {
+  const auto r = run_ktune("query --db " + db_ + " --workload " + data("tiny_matmul.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("no workload with the key of"));
+  const auto other_device = run_ktune("query --db " + db_ + " --workload tiny_softmax --device 0123456789abcdef");
+  EXPECT_EQ(other_device.exit_code, 1);
+  EXPECT_THAT(other_device.out, HasSubstr("tuned on another device"));
+  EXPECT_EQ(run_ktune("query --db /nonexistent.db --workload x").exit_code, 2);
+  EXPECT_EQ(run_ktune("query --db " + db_ + " --workload tiny_softmax --format yaml").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace ktune

@@ -1,0 +1,173 @@
+// `ktune query --db F [--device host|KEY] --workload NAME|KEY|SPEC [--format json|halide|cmake]`:
+// the best stored schedule of a workload on a device, for build systems: as JSON, as Halide
+// source ready to paste into a Generator's schedule(), or as CMake variables. A workload
+// with no tuned schedule exits 1 and says what the database does have (the same algorithm
+// at other shapes, other devices).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "common/error.h"
+#include "scheduler/apply.h"
+#include "scheduler/space.h"
+#include "subgraphs/generator_loader.h"
+#include "subgraphs/spec_subgraph.h"
+#include "targets/device.h"
+#include "targets/device_lookup.h"
+#include "tools/ktune/commands.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::cli {
+namespace {
+
+struct QueryOptions {
+  std::string db;
+  std::string device = "host";
+  std::string workload;        // name, key (or key prefix) or a spec file
+  std::string format = "json";
+};
+
+std::string upper_identifier(const std::string& name) {
+  std::string s;
+  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
+  return s;
+}
+
+std::string cmake_quote(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\' || c == '$' || c == ';') out += '\\';
+    out += c;
+  }
+  return "\"" + out + "\"";
+}
+
+// The subgraph a stored workload was built from (its spec, or its generator).
+std::unique_ptr<subgraphs::Subgraph> rebuild(const tuning_db::WorkloadRecord& w, const std::string& spec_path) {
+  if (!spec_path.empty()) return subgraphs::load_spec_subgraph(spec_path);
+  const nlohmann::json j = nlohmann::json::parse(w.spec, nullptr, false);
+  if (j.is_object() && j.value("kind", "") == "spec" && j.contains("spec")) {
+    return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(j["spec"].dump(), "database:" + w.name));
+  }
+  if (j.is_object() && j.value("kind", "") == "generator") {
+    std::map<std::string, std::string> params;
+    if (j.contains("params")) params = j["params"].get<std::map<std::string, std::string>>();
+    return subgraphs::load_generator_subgraph(j.value("library", "") + ":" + j.value("generator", ""), params);
+  }
+  throw UserError("query: the database does not say how workload " + w.name + " was built; pass its spec file");
+}
+
+int run_query(const QueryOptions& opt) {
+  if (opt.db.empty()) throw UserError("query: --db FILE is required");
+  if (opt.workload.empty()) throw UserError("query: --workload NAME|KEY|SPEC is required");
+  if (!std::filesystem::exists(opt.db)) throw UserError(format_user_error(opt.db, "", "no such database"));
+  tuning_db::OpenOptions open;
+  open.mode = sqlite::OpenMode::kReadOnly;
+  open.versions = {KTUNE_VERSION, ""};
+  tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
+
+  // The device: "host" or a stored key.
+  std::string device_key = opt.device;
+  if (opt.device == "host") device_key = targets::device_key(targets::device_by_name("host"));
+  const auto device = db.find_device(device_key);
+
+  // The workload: a spec file, or a name or key.
+  std::string spec_path;
+  std::vector<tuning_db::WorkloadRecord> found;
+  if (opt.workload.size() > 5 && opt.workload.substr(opt.workload.size() - 5) == ".json") {
+    spec_path = opt.workload;
+    const auto sg = subgraphs::load_spec_subgraph(spec_path);
+    found = db.find_workloads(sg->key().key);
+    if (found.empty()) {
+      std::string msg = "no workload with the key of " + spec_path + " (" + sg->key().key + ")";
+      const auto family = db.workloads_in_family(sg->key().family_key);
+      if (!family.empty()) {
+        msg += "; the same algorithm is stored at other shapes:";
+        for (const auto& w : family) msg += "\n  " + w.name + " " + w.key + " " + w.shapes;
+      }
+      std::fprintf(stderr, "ktune: %s\n", msg.c_str());
+      return kExitFailure;
+    }
+  } else {
+    found = db.find_workloads(opt.workload);
+  }
+  if (found.empty()) {
+    std::fprintf(stderr, "ktune: no workload named or keyed \"%s\" in %s\n", opt.workload.c_str(), opt.db.c_str());
+    return kExitFailure;
+  }
+  if (found.size() > 1) {
+    std::string msg = "\"" + opt.workload + "\" matches " + std::to_string(found.size()) + " workloads; give a key:";
+    for (const auto& w : found) msg += "\n  " + w.key + " " + w.name + " " + w.shapes;
+    throw UserError("query: " + msg);
+  }
+  const tuning_db::WorkloadRecord& w = found[0];
+  const auto best = db.best(w.key, device_key);
+  if (!best) {
+    std::string msg = "no tuned schedule for " + w.name + " (" + w.key + ") on device " + device_key;
+    if (!device) msg += " (the device is not in the database)";
+    for (const auto& d : db.devices()) {
+      if (d.key != device_key && db.best(w.key, d.key)) msg += "\n  tuned on another device: " + d.key + " " + d.target;
+    }
+    for (const auto& other : db.workloads_in_family(w.family_key)) {
+      if (other.key != w.key && db.best(other.key, device_key)) msg += "\n  same algorithm tuned at other shapes: " + other.key + " " + other.shapes;
+    }
+    std::fprintf(stderr, "ktune: %s\n", msg.c_str());
+    return kExitFailure;
+  }
+  if (best->stale) {
+    std::fprintf(stderr, "ktune: warning: the best schedule of %s was measured by another ktune or Halide version (%s, Halide %s)\n",
+                 w.name.c_str(), best->measurement.ktune_version.c_str(), best->measurement.halide_version.c_str());
+  }
+  const double median = best->measurement.median_ns.value_or(-1);
+  if (opt.format == "json") {
+    nlohmann::json j = {{"workload", w.name},
+                        {"workload_key", w.key},
+                        {"device_key", device_key},
+                        {"schedule_hash", best->schedule_hash},
+                        {"median_ns", median},
+                        {"spread_ns", best->measurement.spread_ns.value_or(-1)},
+                        {"candidates", best->candidates},
+                        {"stale", best->stale},
+                        {"schedule", nlohmann::json::parse(best->schedule_json)}};
+    std::printf("%s\n", j.dump(2).c_str());
+    return kExitOk;
+  }
+  if (opt.format == "cmake") {
+    const std::string p = "KTUNE_" + upper_identifier(w.name);
+    std::printf("set(%s_WORKLOAD_KEY %s)\n", p.c_str(), cmake_quote(w.key).c_str());
+    std::printf("set(%s_DEVICE_KEY %s)\n", p.c_str(), cmake_quote(device_key).c_str());
+    std::printf("set(%s_SCHEDULE_HASH %s)\n", p.c_str(), cmake_quote(best->schedule_hash).c_str());
+    std::printf("set(%s_MEDIAN_NS %s)\n", p.c_str(), cmake_quote(std::to_string(static_cast<int64_t>(median))).c_str());
+    std::printf("set(%s_STALE %s)\n", p.c_str(), best->stale ? "ON" : "OFF");
+    std::printf("set(%s_SCHEDULE_JSON %s)\n", p.c_str(), cmake_quote(best->schedule_json).c_str());
+    return kExitOk;
+  }
+  // Halide source: apply the schedule to the algorithm, printing it in the same pass.
+  const auto sg = rebuild(w, spec_path);
+  const targets::Device dev = device ? targets::device_from_json(nlohmann::json::parse(device->description), opt.db)
+                                     : targets::device_by_name("host");
+  const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(dev)));
+  const scheduler::Schedule schedule =
+      scheduler::Schedule::from_json(nlohmann::json::parse(best->schedule_json), opt.db + " (schedule " + best->schedule_hash + ")");
+  const scheduler::ApplyResult applied = scheduler::apply(schedule, *sg, space.analysis());
+  if (!applied.ok) throw std::runtime_error("the stored schedule no longer applies: " + applied.error);
+  std::printf("// %s: measured median %.0f ns on device %s (%lld schedules measured)\n%s", w.name.c_str(), median,
+              device_key.c_str(), static_cast<long long>(best->candidates), applied.source.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner register_query(CLI::App& sub) {
+  auto opt = std::make_shared<QueryOptions>();
+  sub.add_option("--db", opt->db, "tuning database");
+  sub.add_option("--device", opt->device, "host, or a device key")->capture_default_str();
+  sub.add_option("--workload", opt->workload, "workload name, key (or key prefix), or a spec file");
+  sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"json", "halide", "cmake"}))->capture_default_str();
+  return [opt] { return run_query(*opt); };
+}
+
+}  // namespace ktune::cli
