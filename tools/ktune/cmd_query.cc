@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
+#include "search/db_records.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
@@ -43,21 +44,6 @@ std::string cmake_quote(const std::string& text) {
     out += c;
   }
   return "\"" + out + "\"";
-}
-
-// The subgraph a stored workload was built from (its spec, or its generator).
-std::unique_ptr<subgraphs::Subgraph> rebuild(const tuning_db::WorkloadRecord& w, const std::string& spec_path) {
-  if (!spec_path.empty()) return subgraphs::load_spec_subgraph(spec_path);
-  const nlohmann::json j = nlohmann::json::parse(w.spec, nullptr, false);
-  if (j.is_object() && j.value("kind", "") == "spec" && j.contains("spec")) {
-    return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(j["spec"].dump(), "database:" + w.name));
-  }
-  if (j.is_object() && j.value("kind", "") == "generator") {
-    std::map<std::string, std::string> params;
-    if (j.contains("params")) params = j["params"].get<std::map<std::string, std::string>>();
-    return subgraphs::load_generator_subgraph(j.value("library", "") + ":" + j.value("generator", ""), params);
-  }
-  throw UserError("query: the database does not say how workload " + w.name + " was built; pass its spec file");
 }
 
 int run_query(const QueryOptions& opt) {
@@ -146,7 +132,9 @@ int run_query(const QueryOptions& opt) {
     return kExitOk;
   }
   // Halide source: apply the schedule to the algorithm, printing it in the same pass.
-  const auto sg = rebuild(w, spec_path);
+  std::unique_ptr<subgraphs::Subgraph> sg =
+      spec_path.empty() ? search::subgraph_from_record(w) : subgraphs::load_spec_subgraph(spec_path);
+  if (!sg) throw UserError("query: cannot rebuild workload " + w.name + " from the database; pass its spec file");
   const targets::Device dev = device ? targets::device_from_json(nlohmann::json::parse(device->description), opt.db)
                                      : targets::device_by_name("host");
   const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(dev)));

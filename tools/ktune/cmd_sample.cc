@@ -24,6 +24,7 @@
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
 #include "tools/ktune/commands.h"
+#include "search/db_records.h"
 #include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
@@ -107,7 +108,7 @@ int run_sample(const SampleOptions& opt) {
   db_options.versions = {KTUNE_VERSION, ""};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, db_options);
   const std::string device_key = targets::device_key(device);
-  const int64_t device_id = db.upsert_device(device_record(device));
+  const int64_t device_id = db.upsert_device(search::device_record(device));
   tuning_db::RunRecord run;
   nlohmann::json command = {"ktune", "sample", "--db", opt.db, "--count", std::to_string(opt.count), "--seed",
                             std::to_string(opt.seed)};
@@ -127,7 +128,7 @@ int run_sample(const SampleOptions& opt) {
   for (size_t i = 0; i < subgraphs.size(); ++i) {
     const subgraphs::SpecSubgraph& sg = *subgraphs[i];
     const scheduler::Space space(scheduler::analyze(sg, target));
-    const tuning_db::WorkloadRecord workload = workload_record(sg, opt.specs[i]);
+    const tuning_db::WorkloadRecord workload = search::workload_record(sg);
     const int64_t workload_id = db.upsert_workload(workload);
     std::set<std::string> seen;
     for (const std::string& h : db.measured_schedule_hashes(workload.key, device_key)) seen.insert(h);

@@ -144,7 +144,7 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("--epsilon", opt->search.epsilon, "fraction of each batch picked at random")->capture_default_str();
   sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "minimum timed milliseconds per candidate")->capture_default_str();
   sub.add_option("--min-repeats", opt->min_repeats, "minimum timed runs per candidate")->capture_default_str();
-  return [opt, &sub] {
+  return [opt] {
     opt->argv = {"ktune", "tune"};
     for (const std::string& s : opt->specs) opt->argv.push_back(s);
     return run_tune(*opt);

@@ -10,42 +10,6 @@
 
 namespace ktune::cli {
 
-tuning_db::WorkloadRecord workload_record(const subgraphs::SpecSubgraph& subgraph, const std::string& spec_path) {
-  std::ifstream in(spec_path);
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json spec = nlohmann::json::parse(text.str(), nullptr, false);
-  if (spec.is_discarded() || !spec.is_object()) spec = nlohmann::json::object();
-  spec["name"] = subgraph.name();
-  tuning_db::WorkloadRecord w;
-  w.key = subgraph.key().key;
-  w.name = subgraph.name();
-  w.family_key = subgraph.key().family_key;
-  w.shapes = nlohmann::json(subgraph.key().shapes).dump();
-  w.spec = spec.dump();
-  w.flops = static_cast<int64_t>(subgraph.flops());
-  w.bytes = static_cast<int64_t>(subgraph.compulsory_bytes());
-  return w;
-}
-
-std::unique_ptr<subgraphs::SpecSubgraph> subgraph_from_record(const tuning_db::WorkloadRecord& workload) {
-  const nlohmann::json spec = nlohmann::json::parse(workload.spec, nullptr, false);
-  if (spec.is_discarded() || !spec.is_object() || !spec.contains("ops")) return nullptr;
-  try {
-    return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(workload.spec, "workload " + workload.name));
-  } catch (const UserError&) {
-    return nullptr;
-  }
-}
-
-tuning_db::DeviceRecord device_record(const targets::Device& device) {
-  tuning_db::DeviceRecord d;
-  d.key = targets::device_key(device);
-  d.target = device.halide_target;
-  d.description = targets::to_json(device).dump();
-  return d;
-}
-
 std::string resolve_device_key(const std::string& name) {
   return name == "host" ? targets::device_key(targets::detect_host_device()) : name;
 }
