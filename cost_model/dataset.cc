@@ -15,7 +15,7 @@ int Dataset::workloads() const {
   return static_cast<int>(keys.size());
 }
 
-Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, const AnalysisLookup& lookup) {
+Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, const ExtractorLookup& lookup) {
   if (!db.find_device(device_key)) {
     throw UserError(format_user_error(db.path(), "", "no device with key " + device_key +
                                                          "; `ktune db stats` lists the devices it holds"));
@@ -24,8 +24,8 @@ Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, con
   for (const tuning_db::BestEntry& best : db.best_all()) {
     if (best.device_key != device_key) continue;
     const std::vector<tuning_db::WorkloadRecord> found = db.find_workloads(best.workload_key);
-    const scheduler::Analysis* analysis = found.empty() ? nullptr : lookup(found.front());
-    if (!analysis) {
+    const FeatureExtractor* extractor = found.empty() ? nullptr : lookup(found.front());
+    if (!extractor) {
       data.skipped.push_back(best.workload_name + ": no analysis (the workload could not be rebuilt)");
       continue;
     }
@@ -41,9 +41,8 @@ Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, con
         data.skipped.push_back(best.workload_name + ": schedule " + e.schedule_hash + ": " + ex.what());
       }
     }
-    const FeatureExtractor extractor(*analysis);
-    const std::vector<std::vector<float>> rows = extractor.extract(schedules);
-    const std::vector<float> analytical = AnalyticalModel(analysis->target).predict(rows);
+    const std::vector<std::vector<float>> rows = extractor->extract(schedules);
+    const std::vector<float> analytical = AnalyticalModel(extractor->analysis().target).predict(rows);
     for (size_t i = 0; i < rows.size(); ++i) {
       const tuning_db::MeasurementRecord& m = kept[i]->measurement;
       // The fastest call is the timing least disturbed by other processes; the median when

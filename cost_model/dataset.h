@@ -3,7 +3,7 @@
 // it is the least disturbed timing), its features recomputed from the stored schedule JSON
 // and the workload's analysis, and the analytical model's score as a baseline.
 //
-//   Dataset data = load_dataset(db, device_key, [&](const WorkloadRecord& w) { return analysis_of(w); });
+//   Dataset data = load_dataset(db, device_key, [&](const WorkloadRecord& w) { return extractor_of(w); });
 #pragma once
 
 #include <functional>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cost_model/cost_model.h"
+#include "cost_model/extractor.h"
 #include "scheduler/analysis.h"
 #include "tuning_db/tuning_db.h"
 
@@ -24,12 +25,14 @@ struct Dataset {
   int workloads() const;                    // distinct workload keys among the samples
 };
 
-// The analysis of a stored workload (rebuilt from its spec), or null to skip it. The pointer
-// must stay valid until load_dataset returns.
-using AnalysisLookup = std::function<const scheduler::Analysis*(const tuning_db::WorkloadRecord&)>;
+// The feature extractor of a stored workload (built on its analysis), or null to skip it.
+// The pointer must stay valid until load_dataset returns; a caller that loads datasets
+// repeatedly (the tuner retraining) passes long-lived extractors so their footprint caches
+// carry over.
+using ExtractorLookup = std::function<const FeatureExtractor*(const tuning_db::WorkloadRecord&)>;
 
 // Every schedule with an ok measurement on `device_key`. Schedules whose JSON does not parse
 // are skipped with a note. Throws ktune::UserError when the device is not in the database.
-Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, const AnalysisLookup& lookup);
+Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, const ExtractorLookup& lookup);
 
 }  // namespace ktune::cost_model

@@ -15,8 +15,10 @@ namespace ktune::cost_model {
 
 namespace {
 
-// Memoized footprints per thread before the cache starts over (about 100 bytes each).
-constexpr size_t kMaxFootprints = 1 << 18;
+// Memoized footprints per table (shared, and one per thread) before a table starts over.
+// An entry is a few hundred bytes (key vector, box, node), so a full table is about 25 MB;
+// the tuner keeps one extractor per subgraph for the whole run.
+constexpr size_t kMaxFootprints = 1 << 16;
 
 }  // namespace
 

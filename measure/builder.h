@@ -31,7 +31,9 @@ struct BuildOptions {
   // Concurrent compiles; 0 means one per core this process may use.
   int threads = 0;
   // Deadline of scheduling plus compiling one candidate, in milliseconds; <= 0 disables it
-  // (compiles then run directly on the arena threads).
+  // (compiles then run directly on the arena threads). An abandoned candidate's apply
+  // function may still run after the batch returns: whatever it refers to must outlive
+  // wait_for_late_builds().
   double timeout_ms = 60000;
   // Halide target string to compile for; empty means the host JIT target
   // (HL_JIT_TARGET or the detected host).

@@ -115,8 +115,6 @@ class Applier {
     Halide::Stage s = st.stage == 0 ? Halide::Stage(f) : f.update(st.stage - 1);
     const std::string label = st.stage == 0 ? fs.func : fs.func + ".update(" + std::to_string(st.stage - 1) + ")";
     const FuncAnalysis& fa = *analysis_.find(fs.func);
-    std::string error;
-    const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
     auto rvar = [&](const std::string& loop) {
       for (const LoopSplit& sp : st.splits) {
         if (sp.outer == loop || sp.inner == loop) return rvar_of_split(fa.stages[st.stage], st, sp);
@@ -188,7 +186,6 @@ class Applier {
       s.unroll(loop_var(u, rvar(u)));
       body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
     }
-    (void)nest;
   }
 
   // A split piece is a reduction variable if the loop it splits is.

@@ -49,7 +49,7 @@ bool has_reduction(const StageAnalysis& sa) {
   return false;
 }
 
-TilingChoice heuristic_choice(const StageAnalysis& sa, const FuncAnalysis& fa, bool at_root, const TargetInfo& t) {
+TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t) {
   TilingChoice c;
   const int lanes = t.vector_lanes;
   const LoopAnalysis* v = nth_pure(sa, 0);
@@ -72,7 +72,6 @@ TilingChoice heuristic_choice(const StageAnalysis& sa, const FuncAnalysis& fa, b
     c.inner_tile = 64 * lanes;  // a 1-D loop: give each parallel task a block, not one vector
   }
   c.parallel_loops = at_root ? 1 : 0;
-  (void)fa;
   return c;
 }
 
@@ -103,7 +102,6 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
     c.unroll_second = c.second_tile <= 8 && rng.chance(reduction ? 0.7 : 0.3);
   }
   if (reduction) {
-    const int64_t k = sa.loops[0].is_reduction ? sa.loops[0].extent : 0;
     for (const LoopAnalysis& l : sa.loops) {
       if (l.is_reduction) {
         const std::vector<int64_t> splits = powers_of_two(2, std::min<int64_t>(l.extent / 2, 256));
@@ -111,7 +109,6 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
         break;
       }
     }
-    (void)k;
     c.reduction_inside_tiles = rng.chance(0.75);
     const bool starved = pure_iterations(sa) < 2 * t.cores;
     if (sa.rfactor_ok && c.reduction_split > 0 && rng.chance(starved ? 0.7 : 0.05)) c.rfactor = rng.chance(0.5);
@@ -127,7 +124,6 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
 std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const Schedule& schedule, int func,
                                                 const std::vector<ComputeLocation>& at) {
   if (at.empty()) return std::nullopt;
-  const FuncAnalysis& fa = analysis.funcs[func];
   const int host = analysis.index_of(at.front().consumer);
   const int stage = at.front().consumer_stage;
   // Loops of the host stage whose values reach the producer's indices; all of them when the
@@ -158,7 +154,6 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
       if (o.loop == it->name && !it->innermost_piece) best = o;
     }
   }
-  (void)fa;
   return best;
 }
 
@@ -247,7 +242,7 @@ Schedule Space::build(Rng* rng) const {
     const bool root = f.compute.kind == ComputeLocation::Kind::kRoot;
     for (const StageAnalysis& sa : fa.stages) {
       const TilingChoice c = rng ? sampled_choice(sa, root, analysis_.target, *rng)
-                                 : heuristic_choice(sa, fa, root, analysis_.target);
+                                 : heuristic_choice(sa, root, analysis_.target);
       StageSchedule st = make_stage(sa, c);
       if (!st.splits.empty() || !st.order.empty() || !st.parallel.empty() || !st.vectorize.empty() ||
           !st.unroll.empty() || st.rfactor) {

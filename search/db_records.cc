@@ -47,6 +47,26 @@ std::unique_ptr<subgraphs::Subgraph> subgraph_from_record(const tuning_db::Workl
   return nullptr;
 }
 
+tuning_db::MeasurementRecord measurement_record(const measure::MeasureResult& r, int64_t schedule_id,
+                                               int64_t device_id, int64_t run_id) {
+  tuning_db::MeasurementRecord m;
+  m.schedule_id = schedule_id;
+  m.device_id = device_id;
+  if (run_id >= 0) m.run_id = run_id;
+  // The two status enums share their names (measure_result.h, records.h).
+  m.status = tuning_db::parse_measure_status(measure::to_string(r.status)).value_or(tuning_db::MeasureStatus::kBuildError);
+  if (r.ok()) {
+    m.median_ns = r.median_ns;
+    m.min_ns = r.min_ns;
+    m.spread_ns = std::max(0.0, r.spread_ns);
+  }
+  m.repeats = std::max<int64_t>(0, r.repeats);
+  m.threads = std::max(0, r.threads);
+  if (r.build_ms >= 0) m.build_ms = r.build_ms;
+  m.error = r.message;
+  return m;
+}
+
 tuning_db::DeviceRecord device_record(const targets::Device& device) {
   tuning_db::DeviceRecord d;
   d.key = targets::device_key(device);

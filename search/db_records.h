@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "measure/measure_result.h"
 #include "subgraphs/subgraph.h"
 #include "targets/device.h"
 #include "tuning_db/records.h"
@@ -19,5 +20,10 @@ tuning_db::WorkloadRecord workload_record(const subgraphs::Subgraph& subgraph);
 std::unique_ptr<subgraphs::Subgraph> subgraph_from_record(const tuning_db::WorkloadRecord& workload);
 
 tuning_db::DeviceRecord device_record(const targets::Device& device);
+
+// The row of one measurement result: timings only for ok results, failures with their
+// message. `run_id` < 0 means no run.
+tuning_db::MeasurementRecord measurement_record(const measure::MeasureResult& result, int64_t schedule_id,
+                                               int64_t device_id, int64_t run_id);
 
 }  // namespace ktune::search

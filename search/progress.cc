@@ -95,10 +95,8 @@ void Progress::round(const RoundRecord& r) {
 }
 
 void Progress::note(const std::string& text) {
-  const int lines = drawn_lines_;
   clear_block();
   std::fprintf(stderr, "%s\n", text.c_str());
-  (void)lines;
   std::fflush(stderr);
 }
 

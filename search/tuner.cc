@@ -56,9 +56,6 @@ std::string host_name() {
   return buf;
 }
 
-db::MeasureStatus to_db_status(measure::MeasureStatus s) {
-  return db::parse_measure_status(measure::to_string(s)).value_or(db::MeasureStatus::kBuildError);
-}
 
 std::optional<Schedule> parse_schedule(const std::string& json) {
   try {
@@ -159,15 +156,17 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     st.progress.note(std::string("ktune: ignoring the stored cost model: ") + e.what());
   }
   auto analytical = std::make_unique<cost_model::AnalyticalModel>(scheduler::target_info_from_device(opt.device));
-  int new_ok = 0;
+  int new_ok = 0;      // ok measurements since the last retraining
+  int trained_on = 0;  // samples the last retraining saw
   auto retrain = [&] {
-    std::map<std::string, const scheduler::Analysis*> analyses;
-    for (const Task& t : st.tasks) analyses[t.summary.workload_key] = &t.space->analysis();
+    std::map<std::string, const cost_model::FeatureExtractor*> extractors;
+    for (const Task& t : st.tasks) extractors[t.summary.workload_key] = t.features.get();
     try {
       const cost_model::Dataset data = cost_model::load_dataset(store, device_key, [&](const db::WorkloadRecord& w) {
-        auto it = analyses.find(w.key);
-        return it == analyses.end() ? nullptr : it->second;
+        auto it = extractors.find(w.key);
+        return it == extractors.end() ? nullptr : it->second;
       });
+      trained_on = static_cast<int>(data.samples.size());
       if (static_cast<int>(data.samples.size()) < kMinSamplesToTrain) return;
       cost_model::train_and_store(store, device_key, data, {}, opt.seed);
       if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
@@ -180,7 +179,9 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   scheduler::Rng rng(opt.seed);
   TuneSummary summary;
   summary.db_path = opt.db_path;
-  std::vector<int> rounds(st.tasks.size(), 0);
+  // Tasks that still have unmeasured schedules to propose.
+  std::vector<size_t> active;
+  for (size_t i = 0; i < st.tasks.size(); ++i) active.push_back(i);
   auto lines = [&] {
     std::vector<TaskLine> out;
     for (const Task& t : st.tasks) out.push_back({t.summary.name, t.summary.trials, t.summary.best_ns, t.summary.first_ns});
@@ -194,10 +195,11 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   };
   st.progress.update(elapsed(), 0, lines());
 
-  while (budget_left()) {
+  while (budget_left() && !active.empty()) {
     std::vector<TaskProgress> progress;
-    for (const Task& t : st.tasks) progress.push_back(t.progress);
-    const size_t ti = scheduler.next(progress);
+    for (size_t i : active) progress.push_back(st.tasks[i].progress);
+    const size_t pick = scheduler.next(progress);
+    const size_t ti = active[pick];
     Task& t = st.tasks[ti];
     const cost_model::CostModel& scorer = model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
 
@@ -235,12 +237,8 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
       if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
     }
     if (proposals.empty()) {
-      // Nothing new to measure for this task: mark the round so the scheduler moves on.
-      t.progress.rounds++;
-      t.progress.best_ns.push_back(t.summary.best_ns > 0 ? t.summary.best_ns : std::numeric_limits<double>::infinity());
-      bool any = false;
-      for (const Task& o : st.tasks) any |= o.progress.rounds < 1000;
-      if (!any) break;
+      // Nothing new to measure for this task (its space is exhausted, or the trial budget is).
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
       continue;
     }
 
@@ -256,27 +254,16 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     RoundRecord record;
     record.task = t.summary.name;
     record.workload_key = t.summary.workload_key;
-    record.round = ++rounds[ti];
+    record.round = t.progress.rounds + 1;
     record.model = opt.search.random_search ? "random" : scorer.kind();
     for (size_t i = 0; i < batch.candidates.size(); ++i) {
       if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
       const measure::MeasureResult r = runner.run(batch.candidates[i]);
       const Proposal& p = proposals[i];
-      db::MeasurementRecord m;
-      m.schedule_id = store.upsert_schedule(t.workload_id, candidates[i].schedule_hash, p.schedule.to_json().dump());
-      m.device_id = device_id;
-      m.run_id = run_id;
-      m.status = to_db_status(r.status);
-      if (r.status == measure::MeasureStatus::kOk) {
-        m.median_ns = r.median_ns;
-        m.min_ns = r.min_ns;
-        m.spread_ns = r.spread_ns;
-      }
-      m.repeats = std::max<int64_t>(0, r.repeats);
-      m.threads = std::max(0, r.threads);
-      if (r.build_ms >= 0) m.build_ms = r.build_ms;
+      const int64_t schedule_id =
+          store.upsert_schedule(t.workload_id, candidates[i].schedule_hash, p.schedule.to_json().dump());
+      db::MeasurementRecord m = measurement_record(r, schedule_id, device_id, run_id);
       if (std::isfinite(p.predicted)) m.predicted = p.predicted;
-      m.error = r.message;
       store.record_measurement(m);  // committed here: a crash after this loses nothing
       t.measured.insert(candidates[i].schedule_hash);
       ++summary.trials;
@@ -304,7 +291,9 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     record.best_ns = t.summary.best_ns;
     record.trials = t.summary.trials;
     st.progress.round(record);
-    if (new_ok >= kNewSamplesToRetrain && stop.load() == 0) {
+    // Retrain after a tenth more data (at least kNewSamplesToRetrain samples): each
+    // retraining reads every stored schedule, so a fixed interval would grow quadratically.
+    if (new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && stop.load() == 0) {
       retrain();
       new_ok = 0;
     }

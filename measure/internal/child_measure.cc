@@ -63,6 +63,10 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
     // (halide_error) into this exception, so e.what() is Halide's own text.
     result.status = MeasureStatus::kRuntimeError;
     result.message = trimmed(e.what());
+  } catch (const std::exception& e) {
+    // Anything else (an allocation failure, say) is still reported with its message.
+    result.status = MeasureStatus::kRuntimeError;
+    result.message = trimmed(e.what());
   }
   return result;
 }

@@ -177,16 +177,21 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
       }
       const auto& rvars = def.schedule().rvars();
       for (size_t r = 0; r < rvars.size(); ++r) canon.vars[rvars[r].var] = "r" + std::to_string(r);
-      // Loops, innermost first: the pure vars that index this stage, then the rvars.
-      for (size_t a = 0; a < f.args().size(); ++a) {
-        bool used = s == 0;
-        for (const Expr& e : def.args()) {
-          if (const HI::Variable* v = e.as<HI::Variable>()) used |= v->name == f.args()[a];
+      // Loops in Halide's initial nesting, innermost first (the same order the scheduler's
+      // analysis uses); the last dim is Halide's __outermost placeholder.
+      for (const HI::Dim& dim : def.schedule().dims()) {
+        if (dim.var == Halide::Var::outermost().name()) continue;
+        if (dim.is_rvar()) {
+          for (const HI::ReductionVariable& rv : rvars) {
+            if (rv.var == dim.var) stage.reduction_loops.push_back({rv.var, const_or_minus_one(rv.extent)});
+          }
+          continue;
         }
-        if (!used) continue;
-        const int64_t extent =
-            a < box.size() ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
-        stage.pure_loops.push_back({f.args()[a], extent});
+        for (size_t a = 0; a < f.args().size(); ++a) {
+          if (f.args()[a] != dim.var) continue;
+          const int64_t extent = a < box.size() ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
+          stage.pure_loops.push_back({dim.var, extent});
+        }
       }
       defs << "  stage " << s << ": (";
       for (size_t a = 0; a < def.args().size(); ++a) {
@@ -198,7 +203,6 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
       }
       defs << ")";
       for (size_t r = 0; r < rvars.size(); ++r) {
-        stage.reduction_loops.push_back({rvars[r].var, const_or_minus_one(rvars[r].extent)});
         defs << " r" << r << " in [" << print(canon.mutate(rvars[r].min)) << ", +"
              << print(canon.mutate(rvars[r].extent)) << ")";
       }

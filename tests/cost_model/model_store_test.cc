@@ -166,8 +166,9 @@ TEST_F(ModelStore, DatasetComesFromStoredSchedulesAndMeasurements) {
     m.schedule_id = db.upsert_schedule(other_id, hash, schedules[i].to_json().dump());
     db.record_measurement(m);
   }
+  const FeatureExtractor extractor(analysis);
   const Dataset data = load_dataset(db, "test-device", [&](const tuning_db::WorkloadRecord& r) {
-    return r.key == w.key ? &analysis : nullptr;
+    return r.key == w.key ? &extractor : nullptr;
   });
   ASSERT_EQ(data.samples.size(), runtime.size());
   ASSERT_EQ(data.skipped.size(), 1u);

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "tests/tools/cli_runner.h"
@@ -19,7 +21,8 @@ std::string data(const char* name) { return std::string(KTUNE_SOURCE_DIR) + "/te
 class CmdQuery : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    db_ = ::testing::TempDir() + "/query.db";
+    // One database per process: ctest runs each test of this suite in its own process, in parallel.
+    db_ = ::testing::TempDir() + "/query_" + std::to_string(getpid()) + ".db";
     for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db_ + suffix).c_str());
     const auto r = run_ktune("tune " + data("tiny_softmax.json") + " --db " + db_ +
                              " --trials 4 --batch 4 --population 16 --generations 1 --repeat-min-ms 5 --min-repeats 3 2>&1");

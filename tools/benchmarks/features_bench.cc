@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -40,16 +42,20 @@ struct BenchOptions {
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// Samples and mutations of earlier draws, like a search's population.
+// Distinct samples and mutations of earlier draws, like a search's deduplicated
+// population (a repeated schedule would only measure the caches).
 std::vector<Schedule> draw(const ktune::scheduler::Space& space, int count, uint64_t seed) {
   ktune::scheduler::Rng rng(seed);
   std::vector<Schedule> out;
+  std::set<std::string> seen;
   for (int tries = 0; static_cast<int>(out.size()) < count && tries < count * 4; ++tries) {
+    std::optional<Schedule> s;
     if (out.size() >= 8 && rng.chance(0.5)) {
-      if (auto m = space.mutate(out[rng.below(static_cast<int64_t>(out.size()))], rng)) out.push_back(*m);
-    } else if (auto s = space.sample(rng)) {
-      out.push_back(*s);
+      s = space.mutate(out[rng.below(static_cast<int64_t>(out.size()))], rng);
+    } else {
+      s = space.sample(rng);
     }
+    if (s && seen.insert(s->hash()).second) out.push_back(*s);
   }
   return out;
 }

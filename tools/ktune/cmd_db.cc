@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "search/progress.h"
 #include "tools/ktune/commands.h"
 #include "tuning_db/tuning_db.h"
 
@@ -40,23 +41,11 @@ struct DbOptions {
 };
 
 TuningDb open_db(const DbOptions& o, sqlite::OpenMode mode) {
-  return TuningDb::open(o.db, {mode, {KTUNE_VERSION, ""}, sqlite::kDefaultBusyTimeoutMs});
+  return TuningDb::open(o.db, {mode, {KTUNE_VERSION, kHalideVersion}, sqlite::kDefaultBusyTimeoutMs});
 }
 
 void print(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
 
-std::string human_ns(double ns) {
-  char buf[32];
-  if (ns < 1e3)
-    std::snprintf(buf, sizeof(buf), "%.0f ns", ns);
-  else if (ns < 1e6)
-    std::snprintf(buf, sizeof(buf), "%.3g us", ns / 1e3);
-  else if (ns < 1e9)
-    std::snprintf(buf, sizeof(buf), "%.3g ms", ns / 1e6);
-  else
-    std::snprintf(buf, sizeof(buf), "%.3g s", ns / 1e9);
-  return buf;
-}
 
 std::string human_bytes(int64_t bytes) {
   char buf[32];
@@ -109,7 +98,7 @@ void print_best_table(const std::vector<BestEntry>& entries) {
                                       : "";
     std::printf("%-28s %-14s %-24s %10s %7.1f%% %-16s %lld%s\n", b.workload_name.c_str(),
                 b.workload_key.substr(0, 12).c_str(), b.device_key.substr(0, 24).c_str(),
-                human_ns(median).c_str(), median > 0 ? 100 * spread / median : 0.0,
+                search::format_ns(median).c_str(), median > 0 ? 100 * spread / median : 0.0,
                 b.schedule_hash.substr(0, 16).c_str(), static_cast<long long>(b.candidates),
                 stale.c_str());
   }

@@ -35,7 +35,7 @@ struct MeasureOptions {
   std::string spec;                     // JSON spec file; empty when --generator is used
   std::string generator;                // LIB:NAME; empty when a spec is used
   std::vector<std::string> params;      // generator parameters, k=v
-  std::string schedule_file;            // --schedule FILE (not available yet)
+  std::string schedule_file;            // --schedule FILE: a schedule as JSON
   std::string named;                    // --named naive|heuristic
   double repeat_min_ms = 200;           // minimum total timed time
   int min_repeats = 10;                 // minimum timed runs
@@ -77,17 +77,14 @@ int run_measure(const MeasureOptions& opt) {
   if (opt.min_repeats < 1) throw UserError("measure: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
   if (opt.repeat_min_ms < 0) throw UserError("measure: --repeat-min-ms: expected >= 0");
   if (opt.threads < 0) throw UserError("measure: --threads: expected >= 0 (0 = every core)");
-  if (opt.schedule_file.empty() && opt.named.empty()) {
-    throw UserError("measure: give a schedule with --schedule FILE or --named naive|heuristic");
-  }
   std::unique_ptr<subgraphs::Subgraph> sg;
   if (!opt.spec.empty()) {
     sg = subgraphs::load_spec_subgraph(opt.spec);
   } else {
     sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params));
   }
-  const scheduler::Space space(
-      scheduler::analyze(*sg, scheduler::target_info_from_device(targets::detect_host_device())));
+  const targets::Device host = targets::detect_host_device();
+  const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
   const auto [apply, schedule_hash] = schedule_from(opt, space);
   const std::string schedule_name = opt.named.empty() ? opt.schedule_file : opt.named;
 
@@ -111,7 +108,7 @@ int run_measure(const MeasureOptions& opt) {
   if (opt.format == "json") {
     const nlohmann::json j = {{"workload", sg->name()},
                               {"workload_key", sg->key().key},
-                              {"device_key", targets::device_key(targets::detect_host_device())},
+                              {"device_key", targets::device_key(host)},
                               {"schedule", schedule_name},
                               {"schedule_hash", schedule_hash},
                               {"status", std::string(measure::to_string(r.status))},

@@ -77,7 +77,7 @@ void write_csv(const cost_model::Dataset& data, const std::string& path) {
 // The dataset of the device, with analyses rebuilt from the stored specs.
 struct LoadedData {
   std::string device_key;                                      // resolved key
-  std::map<std::string, std::unique_ptr<scheduler::Analysis>> analyses;  // by workload key
+  std::map<std::string, std::unique_ptr<cost_model::FeatureExtractor>> extractors;  // by workload key; null: not rebuildable
   cost_model::Dataset data;                                    // the rows
 };
 
@@ -85,13 +85,13 @@ LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
   LoadedData d;
   d.device_key = resolve_device_key(o.device);
   const scheduler::TargetInfo target = target_of(db, d.device_key);
-  d.data = cost_model::load_dataset(db, d.device_key, [&](const tuning_db::WorkloadRecord& w) -> const scheduler::Analysis* {
-    auto it = d.analyses.find(w.key);
-    if (it != d.analyses.end()) return it->second.get();
+  d.data = cost_model::load_dataset(db, d.device_key, [&](const tuning_db::WorkloadRecord& w) -> const cost_model::FeatureExtractor* {
+    auto it = d.extractors.find(w.key);
+    if (it != d.extractors.end()) return it->second.get();
     const auto sg = search::subgraph_from_record(w);
-    std::unique_ptr<scheduler::Analysis> a;
-    if (sg) a = std::make_unique<scheduler::Analysis>(scheduler::analyze(*sg, target));
-    return d.analyses.emplace(w.key, std::move(a)).first->second.get();
+    std::unique_ptr<cost_model::FeatureExtractor> ex;
+    if (sg) ex = std::make_unique<cost_model::FeatureExtractor>(scheduler::analyze(*sg, target));
+    return d.extractors.emplace(w.key, std::move(ex)).first->second.get();
   });
   for (const std::string& s : d.data.skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
   std::fprintf(stderr, "%zu measured schedules in %d workloads on device %s\n", d.data.samples.size(),
@@ -140,7 +140,7 @@ std::map<std::string, std::string> workload_names(tuning_db::TuningDb& db, const
 tuning_db::TuningDb open_db(const ModelOptions& o) {
   if (o.db.empty()) throw UserError("model: --db FILE is required");
   tuning_db::OpenOptions options;
-  options.versions = {KTUNE_VERSION, ""};
+  options.versions = {KTUNE_VERSION, kHalideVersion};
   return tuning_db::TuningDb::open(o.db, options);
 }
 

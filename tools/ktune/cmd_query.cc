@@ -17,8 +17,8 @@
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
-#include "targets/device_lookup.h"
 #include "tools/ktune/commands.h"
+#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -52,12 +52,11 @@ int run_query(const QueryOptions& opt) {
   if (!std::filesystem::exists(opt.db)) throw UserError(format_user_error(opt.db, "", "no such database"));
   tuning_db::OpenOptions open;
   open.mode = sqlite::OpenMode::kReadOnly;
-  open.versions = {KTUNE_VERSION, ""};
+  open.versions = {KTUNE_VERSION, kHalideVersion};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
 
   // The device: "host" or a stored key.
-  std::string device_key = opt.device;
-  if (opt.device == "host") device_key = targets::device_key(targets::device_by_name("host"));
+  const std::string device_key = resolve_device_key(opt.device);
   const auto device = db.find_device(device_key);
 
   // The workload: a spec file, or a name or key.
@@ -135,9 +134,8 @@ int run_query(const QueryOptions& opt) {
   std::unique_ptr<subgraphs::Subgraph> sg =
       spec_path.empty() ? search::subgraph_from_record(w) : subgraphs::load_spec_subgraph(spec_path);
   if (!sg) throw UserError("query: cannot rebuild workload " + w.name + " from the database; pass its spec file");
-  const targets::Device dev = device ? targets::device_from_json(nlohmann::json::parse(device->description), opt.db)
-                                     : targets::device_by_name("host");
-  const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(dev)));
+  // The device has a best schedule, so it is in the database.
+  const scheduler::Space space(scheduler::analyze(*sg, target_of(db, device_key)));
   const scheduler::Schedule schedule =
       scheduler::Schedule::from_json(nlohmann::json::parse(best->schedule_json), opt.db + " (schedule " + best->schedule_hash + ")");
   const scheduler::ApplyResult applied = scheduler::apply(schedule, *sg, space.analysis());

@@ -25,7 +25,7 @@
 #include "targets/host_detect.h"
 #include "tools/ktune/commands.h"
 #include "search/db_records.h"
-#include "tools/ktune/workload_records.h"
+#include "search/progress.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -52,24 +52,6 @@ struct Measured {
   double median_ns;   // its median time
 };
 
-tuning_db::MeasurementRecord to_record(const measure::MeasureResult& r, int64_t schedule_id, int64_t device_id,
-                                       int64_t run_id) {
-  tuning_db::MeasurementRecord m;
-  m.schedule_id = schedule_id;
-  m.device_id = device_id;
-  m.run_id = run_id;
-  m.status = tuning_db::parse_measure_status(measure::to_string(r.status)).value_or(tuning_db::MeasureStatus::kBuildError);
-  if (r.ok()) {
-    m.median_ns = r.median_ns;
-    m.spread_ns = std::max(0.0, r.spread_ns);
-  }
-  if (r.min_ns >= 0) m.min_ns = r.min_ns;
-  m.repeats = r.repeats;
-  m.threads = r.threads;
-  if (r.build_ms >= 0) m.build_ms = r.build_ms;
-  m.error = r.message;
-  return m;
-}
 
 // The next candidates: unmeasured schedules from the sampler or mutations of measured ones.
 std::vector<Schedule> propose(const scheduler::Space& space, const std::vector<Measured>& measured,
@@ -105,7 +87,7 @@ int run_sample(const SampleOptions& opt) {
   const targets::Device device = targets::detect_host_device();
   const scheduler::TargetInfo target = scheduler::target_info_from_device(device);
   tuning_db::OpenOptions db_options;
-  db_options.versions = {KTUNE_VERSION, ""};
+  db_options.versions = {KTUNE_VERSION, kHalideVersion};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, db_options);
   const std::string device_key = targets::device_key(device);
   const int64_t device_id = db.upsert_device(search::device_record(device));
@@ -153,6 +135,7 @@ int run_sample(const SampleOptions& opt) {
     while (done < opt.count) {
       std::vector<Schedule> batch = first;
       first.clear();
+      if (static_cast<int>(batch.size()) > opt.count - done) batch.resize(opt.count - done);  // --count 1
       const int want = std::min(opt.batch, opt.count - done) - static_cast<int>(batch.size());
       for (Schedule& s : propose(space, measured, seen, std::max(0, want), opt.mutate_fraction, rng)) batch.push_back(s);
       if (batch.empty()) {
@@ -167,7 +150,7 @@ int run_sample(const SampleOptions& opt) {
       for (size_t k = 0; k < built.candidates.size(); ++k) {
         const measure::MeasureResult r = runner.run(built.candidates[k]);
         const int64_t schedule_id = db.upsert_schedule(workload_id, batch[k].hash(), batch[k].to_json().dump());
-        db.record_measurement(to_record(r, schedule_id, device_id, run_id));
+        db.record_measurement(search::measurement_record(r, schedule_id, device_id, run_id));
         ++done;
         if (r.ok()) {
           ++ok;
@@ -175,10 +158,12 @@ int run_sample(const SampleOptions& opt) {
           if (best < 0 || r.median_ns < best) best = r.median_ns;
         }
       }
-      std::fprintf(stderr, "[%s] %d/%d measured, %d ok, best %.4g ms\n", sg.name().c_str(), done, opt.count, ok,
-                   best < 0 ? 0.0 : best / 1e6);
+      std::fprintf(stderr, "[%s] %d/%d measured, %d ok, best %s\n", sg.name().c_str(), done, opt.count, ok,
+                   search::format_ns(best).c_str());
     }
-    std::printf("%-20s measured %4d  ok %4d  best %.4g ms\n", sg.name().c_str(), done, ok, best < 0 ? 0.0 : best / 1e6);
+    std::printf("%-20s measured %4d  ok %4d  best %s\n", sg.name().c_str(), done, ok, search::format_ns(best).c_str());
+    // Abandoned compiles may still run this subgraph's schedules against `space`.
+    measure::wait_for_late_builds(60000);
   }
   db.end_run(run_id, tuning_db::RunStatus::kCompleted);
   measure::wait_for_late_builds(60000);

@@ -89,7 +89,7 @@ int run_tune(const TuneCliOptions& opt) {
   o.min_repeats = opt.min_repeats;
   o.command = opt.argv;
   o.ktune_version = KTUNE_VERSION;
-  o.halide_version = "14";
+  o.halide_version = kHalideVersion;
 
   std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params);
 

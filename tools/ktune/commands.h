@@ -11,6 +11,10 @@ class App;
 
 namespace ktune::cli {
 
+// The Halide version stamped on every database row this binary writes and compared with
+// stored rows to report stale results (Debian 12's libhalide14-0-dev).
+inline constexpr const char* kHalideVersion = "14";
+
 // Runs a parsed subcommand and returns the process exit code (0 ok, 1 failure, 2 usage).
 // Throws ktune::UserError for bad input; main maps it to exit code 2.
 using CommandRunner = std::function<int()>;
