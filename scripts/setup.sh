@@ -14,6 +14,9 @@ PACKAGES=(
   nlohmann-json3-dev  # specs, schedules, manifests
   libcli11-dev        # the command line
   libgtest-dev libgmock-dev  # tests
+  libopenblas-dev     # ktune bench: the BLAS a user would pick instead
+  libdnnl-dev         # ktune bench: oneDNN primitives a user would pick instead
+  chromium            # tests render ktune report's HTML headless
 )
 
 missing=()
