@@ -77,6 +77,71 @@ std::vector<std::string> read_string_list(const nlohmann::json& json, const std:
   return out;
 }
 
+std::string read_halide_target(const nlohmann::json& json, const std::string& where) {
+  std::string target = read_string(json, where, "halide_target");
+  if (target.empty()) {
+    throw UserError(format_user_error(where, "halide_target",
+                                      "expected a Halide target string such as "
+                                      "\"x86-64-linux-avx2-fma-sse41\", found \"\""));
+  }
+  return target;
+}
+
+nlohmann::json gpu_json(const GpuInfo& gpu) {
+  return {
+      {"name", gpu.name},
+      {"compute_capability", gpu.compute_capability},
+      {"sm_count", gpu.sm_count},
+      {"max_threads_per_block", gpu.max_threads_per_block},
+      {"shared_bytes_per_block", gpu.shared_bytes_per_block},
+      {"shared_bytes_per_sm", gpu.shared_bytes_per_sm},
+      {"registers_per_sm", gpu.registers_per_sm},
+      {"l2_bytes", gpu.l2_bytes},
+      {"memory_gbps", gpu.memory_gbps},
+  };
+}
+
+GpuInfo read_gpu(const nlohmann::json& json, const std::string& where) {
+  if (!json.is_object()) {
+    throw UserError(
+        format_user_error(where, "gpu", "expected a GPU description object, found " + found(json)));
+  }
+  // Field names in errors carry the "gpu." prefix so the user finds them.
+  auto integer = [&](const char* field, int64_t min_value) {
+    auto it = json.find(field);
+    const std::string path = std::string("gpu.") + field;
+    if (it == json.end()) {
+      throw UserError(format_user_error(where, path, "missing; a GPU description needs it"));
+    }
+    if (!it->is_number_integer() || it->get<int64_t>() < min_value) {
+      throw UserError(format_user_error(
+          where, path,
+          "expected an integer >= " + std::to_string(min_value) + ", found " + found(*it)));
+    }
+    return it->get<int64_t>();
+  };
+  GpuInfo gpu;
+  auto name = json.find("name");
+  if (name == json.end() || !name->is_string()) {
+    throw UserError(format_user_error(where, "gpu.name", "expected the GPU's name as a string"));
+  }
+  gpu.name = name->get<std::string>();
+  gpu.compute_capability = static_cast<int>(integer("compute_capability", 30));
+  gpu.sm_count = static_cast<int>(integer("sm_count", 1));
+  gpu.max_threads_per_block = static_cast<int>(integer("max_threads_per_block", 32));
+  gpu.shared_bytes_per_block = integer("shared_bytes_per_block", 1);
+  gpu.shared_bytes_per_sm = integer("shared_bytes_per_sm", 1);
+  gpu.registers_per_sm = static_cast<int>(integer("registers_per_sm", 1));
+  gpu.l2_bytes = integer("l2_bytes", 1);
+  auto gbps = json.find("memory_gbps");
+  if (gbps == json.end() || !gbps->is_number() || gbps->get<double>() <= 0) {
+    throw UserError(format_user_error(where, "gpu.memory_gbps",
+                                      "expected the DRAM bandwidth in GB/s, a number > 0"));
+  }
+  gpu.memory_gbps = gbps->get<double>();
+  return gpu;
+}
+
 // The widest SIMD extension, as people name it; empty when none is known.
 std::string vector_summary(const std::vector<std::string>& isa) {
   auto has = [&](const char* name) { return std::binary_search(isa.begin(), isa.end(), name); };
@@ -92,8 +157,17 @@ std::string vector_summary(const std::vector<std::string>& isa) {
 
 }  // namespace
 
+bool operator==(const GpuInfo& a, const GpuInfo& b) {
+  return a.name == b.name && a.compute_capability == b.compute_capability &&
+         a.sm_count == b.sm_count && a.max_threads_per_block == b.max_threads_per_block &&
+         a.shared_bytes_per_block == b.shared_bytes_per_block &&
+         a.shared_bytes_per_sm == b.shared_bytes_per_sm &&
+         a.registers_per_sm == b.registers_per_sm && a.l2_bytes == b.l2_bytes &&
+         a.memory_gbps == b.memory_gbps;
+}
+
 bool operator==(const Device& a, const Device& b) {
-  return a.kind == b.kind && a.vendor == b.vendor && a.cpu_model == b.cpu_model &&
+  return a.kind == b.kind && a.gpu == b.gpu && a.vendor == b.vendor && a.cpu_model == b.cpu_model &&
          a.cores == b.cores && a.threads_per_core == b.threads_per_core &&
          a.isa_features == b.isa_features && a.l1d_bytes == b.l1d_bytes &&
          a.l2_bytes == b.l2_bytes && a.llc_bytes == b.llc_bytes &&
@@ -102,6 +176,15 @@ bool operator==(const Device& a, const Device& b) {
 
 std::string device_key_text(const Device& device) {
   // nlohmann::json objects keep their keys sorted, so dump() is canonical.
+  if (device.kind == "cuda") {
+    nlohmann::json gpu = gpu_json(device.gpu);
+    gpu["memory_gbps"] = static_cast<int64_t>(device.gpu.memory_gbps + 0.5);  // no float text
+    return nlohmann::json{{"key_version", kDeviceKeyVersion},
+                          {"kind", device.kind},
+                          {"halide_target", device.halide_target},
+                          {"gpu", gpu}}
+        .dump();
+  }
   nlohmann::json canonical = {
       {"key_version", kDeviceKeyVersion},
       {"kind", device.kind},
@@ -119,6 +202,11 @@ std::string device_key_text(const Device& device) {
 std::string device_key(const Device& device) { return stable_hash_hex(device_key_text(device)); }
 
 nlohmann::json to_json(const Device& device) {
+  if (device.kind == "cuda") {
+    return {{"kind", device.kind},
+            {"halide_target", device.halide_target},
+            {"gpu", gpu_json(device.gpu)}};
+  }
   return {
       {"kind", device.kind},
       {"vendor", device.vendor},
@@ -140,10 +228,14 @@ Device device_from_json(const nlohmann::json& json, const std::string& where) {
   }
   Device device;
   device.kind = read_string(json, where, "kind");
-  if (device.kind != "cpu") {
+  if (device.kind != "cpu" && device.kind != "cuda") {
     throw UserError(format_user_error(
-        where, "kind",
-        "expected \"cpu\" (the only device kind so far), found \"" + device.kind + "\""));
+        where, "kind", "expected \"cpu\" or \"cuda\", found \"" + device.kind + "\""));
+  }
+  if (device.kind == "cuda") {
+    device.halide_target = read_halide_target(json, where);
+    device.gpu = read_gpu(require(json, where, "gpu"), where);
+    return device;
   }
   device.vendor = read_string(json, where, "vendor");
   device.cpu_model = read_string(json, where, "cpu_model");
@@ -153,12 +245,7 @@ Device device_from_json(const nlohmann::json& json, const std::string& where) {
   device.l1d_bytes = read_cache_bytes(json, where, "l1d_bytes");
   device.l2_bytes = read_cache_bytes(json, where, "l2_bytes");
   device.llc_bytes = read_cache_bytes(json, where, "llc_bytes");
-  device.halide_target = read_string(json, where, "halide_target");
-  if (device.halide_target.empty()) {
-    throw UserError(format_user_error(where, "halide_target",
-                                      "expected a Halide target string such as "
-                                      "\"x86-64-linux-avx2-fma-sse41\", found \"\""));
-  }
+  device.halide_target = read_halide_target(json, where);
   return device;
 }
 
@@ -174,6 +261,18 @@ std::string format_bytes(int64_t bytes) {
 }
 
 std::string describe(const Device& device) {
+  if (device.kind == "cuda") {
+    const GpuInfo& gpu = device.gpu;
+    std::string out = gpu.name.empty() ? "unknown GPU" : gpu.name;
+    out += " (sm_" + std::to_string(gpu.compute_capability) + ")";
+    out += ", " + std::to_string(gpu.sm_count) + " SMs";
+    out += ", shared " + format_bytes(gpu.shared_bytes_per_block) + "/block " +
+           format_bytes(gpu.shared_bytes_per_sm) + "/SM";
+    out += ", L2 " + format_bytes(gpu.l2_bytes);
+    out += ", " + std::to_string(static_cast<int64_t>(gpu.memory_gbps + 0.5)) + " GB/s";
+    out += ", target " + device.halide_target;
+    return out;
+  }
   std::string out = device.cpu_model.empty() ? "unknown CPU" : device.cpu_model;
   out += ", " + std::to_string(device.cores) + (device.cores == 1 ? " core" : " cores");
   if (device.threads_per_core > 1) {

@@ -12,9 +12,37 @@
 
 namespace ktune::targets {
 
-// A CPU device. GPU fields (name, compute capability) come with GPU support.
+// What a CUDA GPU brings to scheduling: the limits validators enforce and the sizes the
+// cost model weighs. Meaningful only when Device::kind is "cuda".
+struct GpuInfo {
+  // Marketing name as the driver reports it ("NVIDIA H100 80GB HBM3").
+  std::string name;
+  // Compute capability as major*10+minor: 80 for sm_80 (A100), 90 for sm_90 (H100).
+  int compute_capability = 0;
+  // Streaming multiprocessors.
+  int sm_count = 0;
+  // Most threads one block may have.
+  int max_threads_per_block = 1024;
+  // Shared memory one block may use without opting in to more (Halide allocates
+  // statically, so this is its limit), in bytes.
+  int64_t shared_bytes_per_block = 48 * 1024;
+  // Shared memory of one SM, shared by the blocks resident on it, in bytes.
+  int64_t shared_bytes_per_sm = 0;
+  // 32-bit registers of one SM.
+  int registers_per_sm = 65536;
+  // L2 cache size in bytes.
+  int64_t l2_bytes = 0;
+  // Peak DRAM bandwidth in GB/s (10^9 bytes per second).
+  double memory_gbps = 0;
+};
+
+bool operator==(const GpuInfo& a, const GpuInfo& b);
+
+// A device kernels are tuned for: a CPU ("cpu"), or a CUDA GPU ("cuda") driven by a host
+// CPU. For a GPU the CPU fields describe nothing in particular (kernels spend their time
+// on the GPU) and `gpu` holds what matters.
 struct Device {
-  // Device family; "cpu" is the only kind so far.
+  // Device family: "cpu" or "cuda".
   std::string kind = "cpu";
   // CPU vendor as the kernel reports it ("GenuineIntel", "AuthenticAMD", "0x41" on Arm);
   // empty when unknown.
@@ -36,17 +64,21 @@ struct Device {
   // Size of one last-level cache instance in bytes (shared by the cores of a socket or
   // CCX, not summed over instances); equals l2_bytes when there is no L3; -1 when unknown.
   int64_t llc_bytes = -1;
-  // Halide target string kernels are compiled for, e.g. "x86-64-linux-avx-avx2-fma-sse41".
+  // Halide target string kernels are compiled for, e.g. "x86-64-linux-avx-avx2-fma-sse41",
+  // or "x86-64-linux-sse41-cuda-cuda_capability_80" for a GPU.
   std::string halide_target;
+  // The GPU, when kind is "cuda".
+  GpuInfo gpu;
 };
 
 bool operator==(const Device& a, const Device& b);
 inline bool operator!=(const Device& a, const Device& b) { return !(a == b); }
 
 // Stable identity of a device: 32 hex digits hashing a canonical JSON of only what changes
-// kernel performance (kind, Halide target, CPU model, cores, threads per core, cache
-// sizes). Vendor and ISA features are left out: the model implies the vendor, and
-// generated code only uses the extensions named in the Halide target.
+// kernel performance. For a CPU: kind, Halide target, CPU model, cores, threads per core,
+// cache sizes; vendor and ISA features are left out (the model implies the vendor, and
+// generated code only uses the extensions named in the Halide target). For a GPU: kind,
+// Halide target and every GpuInfo field; the host CPU is left out.
 std::string device_key(const Device& device);
 
 // The canonical JSON text that device_key hashes (exposed for tests and debugging).
@@ -61,7 +93,7 @@ nlohmann::json to_json(const Device& device);
 Device device_from_json(const nlohmann::json& json, const std::string& where = "");
 
 // One readable line: "AMD EPYC, 2 cores, AVX-512, L1d 48 KiB, L2 1 MiB, LLC 32 MiB,
-// target x86-64-linux-avx-avx2-...".
+// target x86-64-linux-avx-avx2-..."; for a GPU "NVIDIA H100 SXM (sm_90), 132 SMs, ...".
 std::string describe(const Device& device);
 
 // "48 KiB", "2 MiB", "1536 B", "?" for -1: the unit is the largest that divides exactly.

@@ -1,5 +1,6 @@
 // Resolves a device name given on the command line or in a build (`--device host`) to a
-// Device. Only "host" exists so far; GPU names come with GPU support.
+// Device: "host" (this CPU), "cuda" (this machine's first GPU) or a known GPU by name
+// ("h100"), for building kernels that run elsewhere.
 #pragma once
 
 #include <string>

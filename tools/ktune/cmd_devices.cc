@@ -1,5 +1,6 @@
 // `ktune devices`: prints the devices ktune can tune for, each with its key and a one-line
-// description (text) or its full description (json). Only the host so far.
+// description (text) or its full description (json): this CPU, this machine's first CUDA GPU
+// (or why there is none), and the known GPUs kernels can be built for elsewhere.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "targets/cuda_devices.h"
 #include "targets/device.h"
 #include "targets/device_lookup.h"
 #include "tools/ktune/commands.h"
@@ -23,6 +25,15 @@ int run_devices(const DevicesOptions& options) {
   nlohmann::json listed = nlohmann::json::array();
   std::string text;
   for (const std::string& name : targets::known_device_names()) {
+    if (name == "cuda") {
+      // Listed only when this machine has a GPU; otherwise say why not.
+      const targets::CudaDetection detected = targets::detect_cuda_devices();
+      if (detected.devices.empty()) {
+        listed.push_back({{"name", name}, {"available", false}, {"problem", detected.problem}});
+        text += name + "  (none on this machine: " + detected.problem + ")\n";
+        continue;
+      }
+    }
     const targets::Device device = targets::device_by_name(name);
     const std::string key = targets::device_key(device);
     listed.push_back({{"name", name}, {"key", key}, {"device", targets::to_json(device)}});

@@ -79,6 +79,12 @@ int run_tune(const TuneCliOptions& opt) {
   search::TuneOptions o;
   o.db_path = opt.db;
   o.device = targets::device_by_name(opt.device);
+  if (o.device.kind != "cpu") {
+    throw UserError(format_user_error("", "--device",
+                                      "\"" + opt.device + "\" is a " + o.device.kind +
+                                          " device; tuning is built for CPU devices only so far "
+                                          "(the GPU schedule space is not built yet)"));
+  }
   if (!opt.budget.empty()) o.budget.seconds = search::parse_duration_seconds(opt.budget, "--budget");
   if (opt.trials > 0) o.budget.trials = opt.trials;
   o.budget.text = !opt.budget.empty() ? opt.budget : std::to_string(opt.trials) + " trials";

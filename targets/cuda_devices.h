@@ -1,0 +1,54 @@
+// CUDA GPUs as ktune devices: a small table of known cards, so that kernels can be built
+// and bundled for a GPU that is on another machine (`--device h100`), and detection of
+// the GPUs of this machine through the CUDA driver, loaded at run time (ktune has no
+// link-time dependency on CUDA and runs the same where no driver is installed).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "targets/device.h"
+
+namespace ktune::targets {
+
+// Names of the known cards, lowercase, in the order help texts list them ("a100", ...).
+const std::vector<std::string>& known_cuda_device_names();
+
+// The known card `name` (from known_cuda_device_names), or nullptr when unknown.
+const Device* find_known_cuda_device(const std::string& name);
+
+// The Halide target for a GPU of `compute_capability` (major*10+minor) driven by a host of
+// `host_target` (a CPU Halide target string without GPU features). Halide 14 knows
+// capabilities up to 8.6; a newer GPU gets the newest one it supports, whose PTX the
+// driver compiles for the card.
+std::string cuda_halide_target(int compute_capability, const std::string& host_target);
+
+// The CUDA GPUs of this machine, in driver order.
+struct CudaDetection {
+  std::vector<Device> devices;  // empty when there is no driver or no device
+  std::string problem;          // why `devices` is empty: "no CUDA driver (libcuda.so.1 ...)"
+};
+
+// Loads libcuda.so.1, initializes it and reads every device's attributes. Never throws;
+// the result says why nothing was found.
+CudaDetection detect_cuda_devices();
+
+// A Device for a GPU with these driver-reported properties (shared by detection and
+// tests): memory clock in kHz and bus width in bits give the peak bandwidth.
+struct CudaProperties {
+  std::string name;
+  int major = 0;
+  int minor = 0;
+  int sm_count = 0;
+  int max_threads_per_block = 0;
+  int shared_bytes_per_block = 0;
+  int shared_bytes_per_sm = 0;
+  int registers_per_sm = 0;
+  int l2_bytes = 0;
+  int memory_clock_khz = 0;
+  int memory_bus_bits = 0;
+};
+Device cuda_device_from_properties(const CudaProperties& properties,
+                                   const std::string& host_target);
+
+}  // namespace ktune::targets
