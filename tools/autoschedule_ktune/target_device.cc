@@ -53,8 +53,8 @@ DeviceChoice choose_device(const Halide::Target& target, const std::string& devi
   const Halide::Target host = Halide::get_host_target();
   if (!same_machine(target, host)) {
     choice.reason = "the generator builds for " + target.to_string() + ", which is not this machine (" +
-                    host.to_string() + "); ktune only assumes the host device, set KTUNE_DEVICE to the key of "
-                    "the device the code will run on to use its tuned schedules";
+                    host.to_string() + "); without KTUNE_DEVICE (the key of the device the code will run on) "
+                    "ktune looks up schedules for this machine only";
     return choice;
   }
   choice.device = targets::detect_host_device();

@@ -146,8 +146,8 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
   os << "// ktune: tuned schedule " << best->schedule_hash << " for " << name << "\n"
      << "//   workload key " << r.workload_key << " (" << r.shapes << ")\n"
      << "//   device " << device.key << (device.device ? " (" + device.device->halide_target + ")" : "") << "\n"
-     << "//   measured median " << static_cast<int64_t>(median) << " ns, best of " << best->candidates
-     << " schedules measured; database " << config.db << "\n"
+     << "//   measured median " << static_cast<int64_t>(median) << " ns, the best of " << best->candidates
+     << (best->candidates == 1 ? " schedule" : " schedules") << " measured; database " << config.db << "\n"
      << func_bindings(*built) << applied.source;
   r.applied = true;
   r.source = os.str();

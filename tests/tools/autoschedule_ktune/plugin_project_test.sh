@@ -34,6 +34,12 @@ tuned)
     [ -z "$trimmed" ] || expect_in "$schedule" "$trimmed"
   done < "$work/expected_source.txt"
   expect_in "$work/build.log" "ktune_plugin_demo: tuned schedule $hash"
+  # The key the plugin computed inside the Generator is the key `ktune show` gives the same
+  # Generator loaded from a shared library.
+  key=$("$KTUNE_EXE" show --generator "$KTUNE_TEST_GENERATOR_LIB:ktune_plugin_demo" --format json \
+        | sed -n 's/^  "key": "\([0-9a-f]*\)".*/\1/p')
+  [ -n "$key" ] || fail "no workload key from ktune show"
+  expect_in "$schedule" "workload key $key "
   "$work/build/check_demo" tuned
   ;;
 fallback)
