@@ -11,10 +11,10 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <set>
 
 #include "common/error.h"
-#include "common/hash.h"
 #include "subgraphs/built_pipeline.h"
 
 namespace ktune::subgraphs {
