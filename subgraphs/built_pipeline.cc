@@ -37,7 +37,52 @@ void post_order(const Function& f, std::set<std::string>& seen, std::vector<Func
   order.push_back(f);
 }
 
+// Collects the buffer parameters a pipeline reads, in visiting order.
+class InputCollector : public Halide::Internal::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::visit;
+  std::vector<Halide::Internal::Parameter> params;
+
+ protected:
+  void visit(const Call* op) override {
+    IRGraphVisitor::visit(op);
+    Halide::Internal::Parameter param;
+    if (op->call_type == Call::Image) param = op->param;
+    if (op->call_type == Call::Halide && op->func.defined()) param = wrapped_input(Function(op->func));
+    if (!param.defined() || !param.is_buffer()) return;
+    for (const Halide::Internal::Parameter& p : params) {
+      if (p.name() == param.name()) return;
+    }
+    params.push_back(param);
+  }
+};
+
 }  // namespace
+
+BuiltPipeline built_from_pipeline(const Halide::Pipeline& pipeline) {
+  BuiltPipeline built;
+  built.pipeline = pipeline;
+  built.outputs = built.pipeline.outputs();
+  InputCollector inputs;
+  for (const Halide::Func& f : pipeline_funcs(built)) {
+    for (const Halide::Expr& e : f.function().definition().values()) e.accept(&inputs);
+    for (const auto& u : f.function().updates()) {
+      for (const Halide::Expr& e : u.values()) e.accept(&inputs);
+      for (const Halide::Expr& e : u.args()) e.accept(&inputs);
+    }
+  }
+  built.inputs = inputs.params;
+  return built;
+}
+
+Halide::Pipeline copy_pipeline(const Halide::Pipeline& pipeline) {
+  std::vector<Function> outputs;
+  for (const Halide::Func& f : pipeline.outputs()) outputs.push_back(f.function());
+  const auto copied = Halide::Internal::deep_copy(outputs, Halide::Internal::build_environment(outputs));
+  std::vector<Halide::Func> funcs;
+  for (const Function& f : copied.first) funcs.emplace_back(f);
+  return Halide::Pipeline(funcs);
+}
 
 Halide::Internal::Parameter wrapped_input(const Function& f) {
   if (f.has_update_definition() || f.outputs() != 1) return {};

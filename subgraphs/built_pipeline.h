@@ -19,6 +19,14 @@ struct BuiltPipeline {
   std::vector<Halide::Func> outputs;                 // in Subgraph::outputs() order
 };
 
+// The BuiltPipeline of a pipeline built elsewhere (by a Generator): its outputs, and its
+// buffer parameters in the order the pipeline first reads them.
+BuiltPipeline built_from_pipeline(const Halide::Pipeline& pipeline);
+
+// A deep copy of an unscheduled pipeline: new Funcs with the same names and definitions
+// (input parameters are shared). Scheduling the copy leaves the original untouched.
+Halide::Pipeline copy_pipeline(const Halide::Pipeline& pipeline);
+
 // Every Func the outputs depend on (outputs included, input buffers and their wrapper
 // Funcs excluded), each once, producers before consumers.
 std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built);

@@ -11,10 +11,10 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <set>
 
 #include "common/error.h"
-#include "common/hash.h"
 #include "subgraphs/built_pipeline.h"
 
 namespace ktune::subgraphs {
@@ -113,28 +113,6 @@ std::string probe_in_child(const std::string& library) {
   throw UserError(format_user_error(library, "", message));
 }
 
-// Collects the buffer parameters the pipeline reads, in visiting order.
-class InputCollector : public HI::IRGraphVisitor {
- public:
-  using IRGraphVisitor::visit;
-  std::vector<HI::Parameter> params;
-
- protected:
-  void visit(const HI::Call* op) override {
-    IRGraphVisitor::visit(op);
-    HI::Parameter param;
-    if (op->call_type == HI::Call::Image) param = op->param;
-    if (op->call_type == HI::Call::Halide && op->func.defined()) {
-      param = wrapped_input(HI::Function(op->func));
-    }
-    if (!param.defined() || !param.is_buffer()) return;
-    for (const HI::Parameter& p : params) {
-      if (p.name() == param.name()) return;
-    }
-    params.push_back(param);
-  }
-};
-
 }  // namespace
 
 GeneratorRef parse_generator_ref(const std::string& text) {
@@ -190,97 +168,26 @@ GeneratorSubgraph::GeneratorSubgraph(const GeneratorRef& ref, std::map<std::stri
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
     fail(ref.library, "no generator named \"" + ref.generator + "\" (this library registers: " + list + ")");
   }
-  name_ = ref.generator;
-  const BuiltPipeline built = build();
-  for (const HI::Parameter& p : built.inputs) {
-    if (p.type() != Halide::Float(32)) {
-      fail(ref.library, "generator " + ref.generator + ": input \"" + p.name() + "\" has type " +
-                            Halide::type_to_c_type(p.type(), false) + "; ktune supports float32 buffers");
-    }
-    TensorInfo info{p.name(), DType::kF32, {}};
-    for (int d = p.dimensions() - 1; d >= 0; --d) {
-      const Halide::Expr e = p.extent_constraint_estimate(d);
-      const int64_t* v = e.defined() ? HI::as_const_int(HI::simplify(e)) : nullptr;
-      if (!v || *v <= 0) {
-        fail(ref.library, "generator " + ref.generator + ": input \"" + p.name() +
-                              "\" has no estimate for dimension " + std::to_string(d) +
-                              "; call input.set_estimates(...) so ktune knows its shape");
-      }
-      info.shape.push_back(*v);
-    }
-    inputs_.push_back(info);
-    input_ranges_.emplace_back(-1.0, 1.0);
-  }
-  for (const Halide::Func& f : built.outputs) {
-    const HI::Function fn = f.function();
-    if (fn.output_types().size() != 1 || fn.output_types()[0] != Halide::Float(32)) {
-      fail(ref.library, "generator " + ref.generator + ": output \"" + f.name() +
-                            "\" is not a float32 buffer; ktune supports float32 outputs");
-    }
-    TensorInfo info{f.name(), DType::kF32, {}};
-    for (int d = static_cast<int>(fn.args().size()) - 1; d >= 0; --d) {
-      int64_t extent = -1;
-      for (const HI::Bound& b : fn.schedule().estimates()) {
-        if (b.var == fn.args()[d] && b.extent.defined()) {
-          if (const int64_t* v = HI::as_const_int(HI::simplify(b.extent))) extent = *v;
-        }
-      }
-      if (extent <= 0) {
-        fail(ref.library, "generator " + ref.generator + ": output \"" + f.name() +
-                              "\" has no estimate for dimension " + std::to_string(d) +
-                              "; call output.set_estimates(...) so ktune knows its shape");
-      }
-      info.shape.push_back(extent);
-    }
-    outputs_.push_back(info);
-  }
-  finalize();
+  init(ref.generator, [this] { return build_generator_pipeline(); }, ref.library, "generator " + ref.generator);
 }
 
-BuiltPipeline GeneratorSubgraph::build() const {
+Halide::Pipeline GeneratorSubgraph::build_generator_pipeline() const {
   register_capture_scheduler();
   Halide::Pipeline::set_default_autoscheduler_name(kCaptureScheduler);
   const Halide::Target target = Halide::get_host_target();
   std::unique_ptr<HI::GeneratorBase> gen =
       HI::GeneratorRegistry::create(ref_.generator, Halide::GeneratorContext(target, true));
-  BuiltPipeline built;
   try {
     HI::GeneratorParamsMap values;
     for (const auto& [k, v] : params_) values[k] = HI::StringOrLoopLevel(v);
     gen->set_generator_param_values(values);
     gen->build_module(ref_.generator);
-    fail(ref_.library, "generator " + ref_.generator + " did not hand its pipeline to ktune");
   } catch (const PipelineCaptured& captured) {
-    built.pipeline = captured.pipeline;
+    return captured.pipeline;
   } catch (const Halide::Error& e) {
     fail(ref_.library, "generator " + ref_.generator + " failed to build: " + e.what());
   }
-  built.outputs = built.pipeline.outputs();
-  InputCollector inputs;
-  for (const Halide::Func& f : pipeline_funcs(built)) {
-    for (const Halide::Expr& e : f.function().definition().values()) e.accept(&inputs);
-    for (const auto& u : f.function().updates()) {
-      for (const Halide::Expr& e : u.values()) e.accept(&inputs);
-      for (const Halide::Expr& e : u.args()) e.accept(&inputs);
-    }
-  }
-  built.inputs = inputs.params;
-  return built;
-}
-
-std::vector<Tensor> GeneratorSubgraph::reference(const std::vector<Tensor>& inputs) const {
-  std::string identity;
-  for (const Tensor& t : inputs) {
-    identity += stable_hash_hex(std::string_view(reinterpret_cast<const char*>(t.data.data()),
-                                                 t.data.size() * sizeof(float)));
-  }
-  std::lock_guard<std::mutex> lock(reference_mutex_);
-  if (identity == reference_inputs_hash_) return reference_outputs_;
-  const BuiltPipeline built = build();
-  apply_trivial_schedule(built);
-  reference_outputs_ = run_pipeline(built, inputs, outputs_, Halide::get_jit_target_from_environment());
-  reference_inputs_hash_ = identity;
-  return reference_outputs_;
+  fail(ref_.library, "generator " + ref_.generator + " did not hand its pipeline to ktune");
 }
 
 std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(

@@ -11,11 +11,10 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include "subgraphs/subgraph.h"
+#include "subgraphs/pipeline_subgraph.h"
 
 namespace ktune::subgraphs {
 
@@ -31,26 +30,23 @@ GeneratorRef parse_generator_ref(const std::string& text);
 // generator, or registers a name that clashes with one already loaded.
 std::vector<std::string> load_generator_library(const std::string& library);
 
-class GeneratorSubgraph : public Subgraph {
+// A Generator's pipeline, built for the host with `auto_schedule` on (so its own schedule
+// is skipped) and handed to ktune through an autoscheduler hook.
+class GeneratorSubgraph : public PipelineSubgraph {
  public:
   // Loads the library, instantiates the generator with `params` and reads its shapes.
   GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params);
 
   std::string kind() const override { return "generator"; }
-  BuiltPipeline build() const override;
-  // The same algorithm run with the trivial schedule (no C++ reference exists);
-  // the result for the last inputs is kept, so repeated checks compute it once.
-  std::vector<Tensor> reference(const std::vector<Tensor>& inputs) const override;
 
   const GeneratorRef& ref() const { return ref_; }
   const std::map<std::string, std::string>& params() const { return params_; }
 
  private:
+  Halide::Pipeline build_generator_pipeline() const;
+
   GeneratorRef ref_;
   std::map<std::string, std::string> params_;  // generator parameters as given
-  mutable std::mutex reference_mutex_;
-  mutable std::string reference_inputs_hash_;   // identity of the inputs of the cached result
-  mutable std::vector<Tensor> reference_outputs_;
 };
 
 std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(

@@ -5,7 +5,8 @@
 //
 // Two kinds exist: SpecSubgraph (a JSON spec of fused ops, spec_subgraph.h) and
 // GeneratorSubgraph (a user's Halide Generator loaded from a shared library,
-// generator_loader.h). This header does not include Halide.h; BuiltPipeline is defined
+// generator_loader.h), which is a PipelineSubgraph (any unscheduled Halide pipeline with
+// estimates, pipeline_subgraph.h; the autoscheduler plugin uses it directly). This header does not include Halide.h; BuiltPipeline is defined
 // in subgraphs/built_pipeline.h.
 #pragma once
 

@@ -1,0 +1,42 @@
+#include "tools/autoschedule_ktune/plugin_config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace ktune::autoschedule {
+namespace {
+
+class PluginConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override { clear(); }
+  void TearDown() override { clear(); }
+  static void clear() {
+    for (const char* name : {"KTUNE_DB", "KTUNE_DEVICE", "KTUNE_FALLBACK_AUTOSCHEDULER"}) unsetenv(name);
+  }
+};
+
+TEST_F(PluginConfigTest, UnsetVariablesGiveNoDatabaseTheHostAndAdams2019) {
+  const PluginConfig c = config_from_environment();
+  EXPECT_EQ(c.db, "");
+  EXPECT_EQ(c.device, "");
+  EXPECT_EQ(c.fallback, "Adams2019");
+}
+
+TEST_F(PluginConfigTest, ReadsEveryVariable) {
+  setenv("KTUNE_DB", "/data/tuning.db", 1);
+  setenv("KTUNE_DEVICE", "f2eae8886041e240e813fb30d3793d56", 1);
+  setenv("KTUNE_FALLBACK_AUTOSCHEDULER", "Mullapudi2016", 1);
+  const PluginConfig c = config_from_environment();
+  EXPECT_EQ(c.db, "/data/tuning.db");
+  EXPECT_EQ(c.device, "f2eae8886041e240e813fb30d3793d56");
+  EXPECT_EQ(c.fallback, "Mullapudi2016");
+}
+
+TEST_F(PluginConfigTest, AnEmptyFallbackMeansTheDefault) {
+  setenv("KTUNE_FALLBACK_AUTOSCHEDULER", "", 1);
+  EXPECT_EQ(config_from_environment().fallback, "Adams2019");
+}
+
+}  // namespace
+}  // namespace ktune::autoschedule

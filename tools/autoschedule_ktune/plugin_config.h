@@ -1,0 +1,28 @@
+// What the ktune autoscheduler plugin reads from the environment of the Generator it runs
+// in (a Halide 14 autoscheduler gets no options of its own besides the machine params):
+//   KTUNE_DB                      the tuning database to read (required; opened read-only)
+//   KTUNE_DEVICE                  a device key of that database to use instead of the host
+//                                 (for building on one machine for another)
+//   KTUNE_FALLBACK_AUTOSCHEDULER  the autoscheduler used when no tuned schedule applies:
+//                                 Adams2019 (default), Mullapudi2016, Li2018, any name a
+//                                 loaded plugin registered, or "none" to fail the build
+#pragma once
+
+#include <string>
+
+namespace ktune::autoschedule {
+
+inline constexpr const char* kSchedulerName = "Ktune";
+inline constexpr const char* kDefaultFallback = "Adams2019";
+inline constexpr const char* kNoFallback = "none";
+
+struct PluginConfig {
+  std::string db;                           // KTUNE_DB; empty when unset
+  std::string device;                       // KTUNE_DEVICE; empty means the host
+  std::string fallback = kDefaultFallback;  // KTUNE_FALLBACK_AUTOSCHEDULER
+};
+
+// Reads the variables above; empty values count as unset.
+PluginConfig config_from_environment();
+
+}  // namespace ktune::autoschedule

@@ -1,0 +1,65 @@
+#include "tools/autoschedule_ktune/target_device.h"
+
+#include <Halide.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "targets/host_detect.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::autoschedule {
+namespace {
+
+using F = Halide::Target::Feature;
+
+// Features that change how a kernel is built or checked, not the machine it runs on.
+const std::set<F>& build_only_features() {
+  static const std::set<F> features = {
+      F::JIT,           F::Debug,          F::NoAsserts,         F::NoBoundsQuery,       F::UserContext,
+      F::Matlab,        F::Profile,        F::NoRuntime,         F::CPlusPlusMangling,   F::LargeBuffers,
+      F::MSAN,          F::TSAN,           F::ASAN,              F::TraceLoads,          F::TraceStores,
+      F::TraceRealizations, F::TracePipeline, F::StrictFloat,    F::CheckUnsafePromises, F::EmbedBitcode,
+      F::EnableLLVMLoopOpt, F::DisableLLVMLoopOpt, F::SanitizerCoverage, F::ProfileByTimer, F::FuzzFloatStores};
+  return features;
+}
+
+}  // namespace
+
+bool same_machine(const Halide::Target& target, const Halide::Target& host) {
+  if (target.os != host.os || target.arch != host.arch || target.bits != host.bits) return false;
+  for (int i = 0; i < static_cast<int>(F::FeatureEnd); ++i) {
+    const F f = static_cast<F>(i);
+    if (build_only_features().count(f)) continue;
+    if (target.has_feature(f) != host.has_feature(f)) return false;
+  }
+  return true;
+}
+
+DeviceChoice choose_device(const Halide::Target& target, const std::string& device_key, tuning_db::TuningDb& db) {
+  DeviceChoice choice;
+  if (!device_key.empty()) {
+    const auto rec = db.find_device(device_key);
+    if (!rec) {
+      choice.reason = "KTUNE_DEVICE=" + device_key + " is not a device of " + db.path() +
+                      " (`ktune db stats --db " + db.path() + "` lists them)";
+      return choice;
+    }
+    const nlohmann::json description = nlohmann::json::parse(rec->description, nullptr, false);
+    if (!description.is_discarded()) choice.device = targets::device_from_json(description, "devices." + device_key);
+    choice.key = device_key;
+    return choice;
+  }
+  const Halide::Target host = Halide::get_host_target();
+  if (!same_machine(target, host)) {
+    choice.reason = "the generator builds for " + target.to_string() + ", which is not this machine (" +
+                    host.to_string() + "); without KTUNE_DEVICE (the key of the device the code will run on) "
+                    "ktune looks up schedules for this machine only";
+    return choice;
+  }
+  choice.device = targets::detect_host_device();
+  choice.key = targets::device_key(*choice.device);
+  return choice;
+}
+
+}  // namespace ktune::autoschedule

@@ -1,0 +1,159 @@
+#include "tools/autoschedule_ktune/tuned_schedule.h"
+
+#include <Halide.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include "common/error.h"
+#include "scheduler/analysis.h"
+#include "scheduler/apply.h"
+#include "scheduler/internal/func_names.h"
+#include "scheduler/schedule.h"
+#include "scheduler/target_info.h"
+#include "subgraphs/built_pipeline.h"
+#include "subgraphs/pipeline_subgraph.h"
+#include "tools/autoschedule_ktune/target_device.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::autoschedule {
+namespace {
+
+namespace HI = Halide::Internal;
+
+// The Halide version `ktune tune` stamps on measurements (tools/ktune/commands.h); stored
+// schedules measured under another one are reported as stale.
+constexpr const char* kHalideVersion = "14";
+
+// `Func name = pipeline.get_func(i);` for every scheduled Func, so the schedule source
+// compiles inside the `apply_schedule_<name>(pipeline, target)` of a .schedule.h.
+std::string func_bindings(const subgraphs::BuiltPipeline& built) {
+  std::vector<HI::Function> outputs;
+  for (const Halide::Func& f : built.outputs) outputs.push_back(f.function());
+  std::map<std::string, HI::Function> env;
+  for (const HI::Function& f : outputs) {
+    const auto more = HI::find_transitive_calls(f);
+    env.insert(more.begin(), more.end());
+  }
+  const std::vector<std::string> order = HI::topological_order(outputs, env);
+  const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
+  const std::vector<std::string> names = scheduler::stable_func_names(funcs);
+  std::ostringstream os;
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (order[k] == funcs[i].name()) {
+        os << "::Halide::Func " << names[i] << " = pipeline.get_func(" << k << ");\n";
+      }
+    }
+  }
+  return os.str();
+}
+
+}  // namespace
+
+TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide::Target& target,
+                                 const std::string& name, const PluginConfig& config) {
+  TunedLookup r;
+  if (config.db.empty()) {
+    r.reason = "KTUNE_DB is not set (it names the tuning database to read schedules from)";
+    return r;
+  }
+  // The workload key, computed by the code path `ktune tune --generator` uses.
+  std::unique_ptr<subgraphs::PipelineSubgraph> sg;
+  try {
+    sg = std::make_unique<subgraphs::PipelineSubgraph>(
+        name, [pipeline] { return subgraphs::copy_pipeline(pipeline); }, "ktune autoscheduler",
+        "pipeline " + name);
+  } catch (const std::exception& e) {
+    r.reason = std::string("cannot compute the workload key: ") + e.what();
+    return r;
+  }
+  r.workload_key = sg->key().key;
+  r.shapes = sg->key().shapes;
+
+  if (!std::filesystem::exists(config.db)) {
+    r.reason = "KTUNE_DB=" + config.db + " does not exist";
+    return r;
+  }
+  std::optional<tuning_db::TuningDb> db;
+  try {
+    tuning_db::OpenOptions open;
+    open.mode = sqlite::OpenMode::kReadOnly;
+    open.versions = {KTUNE_VERSION, kHalideVersion};
+    db.emplace(tuning_db::TuningDb::open(config.db, open));
+  } catch (const std::exception& e) {
+    r.reason = "cannot read KTUNE_DB=" + config.db + ": " + e.what();
+    return r;
+  }
+
+  std::optional<tuning_db::BestEntry> best;
+  DeviceChoice device;
+  try {
+    device = choose_device(target, config.device, *db);
+    if (device.key.empty()) {
+      r.reason = device.reason;
+      return r;
+    }
+    r.device_key = device.key;
+    best = db->best(r.workload_key, device.key);
+  } catch (const std::exception& e) {
+    r.reason = "cannot read KTUNE_DB=" + config.db + ": " + e.what();
+    return r;
+  }
+  if (!best) {
+    r.untuned = true;
+    r.reason = "no tuned schedule for " + name + " (workload " + r.workload_key + ", " + r.shapes + ") on device " +
+               device.key + " in " + config.db;
+    return r;
+  }
+  if (best->stale) {
+    std::fprintf(stderr, "ktune: warning: the schedule of %s was measured by another ktune or Halide version (%s, Halide %s)\n",
+                 name.c_str(), best->measurement.ktune_version.c_str(), best->measurement.halide_version.c_str());
+  }
+
+  // Apply to a copy first and lower it, so a schedule Halide rejects leaves the Generator's
+  // pipeline untouched for the fallback.
+  scheduler::Schedule schedule;
+  scheduler::Analysis analysis;
+  try {
+    schedule = scheduler::Schedule::from_json(nlohmann::json::parse(best->schedule_json),
+                                              config.db + " (schedule " + best->schedule_hash + ")");
+    const scheduler::TargetInfo info =
+        device.device ? scheduler::target_info_from_device(*device.device) : scheduler::TargetInfo{};
+    analysis = scheduler::analyze(*sg, info);
+  } catch (const std::exception& e) {
+    r.reason = "the stored schedule " + best->schedule_hash + " cannot be read: " + e.what();
+    return r;
+  }
+  const scheduler::ApplyResult trial = scheduler::apply(schedule, *sg, analysis);
+  std::optional<std::string> rejected = scheduler::lower(trial, target.to_string());
+  if (rejected) {
+    r.reason = "the stored schedule " + best->schedule_hash + " no longer applies: " + *rejected;
+    return r;
+  }
+  auto built = std::make_shared<subgraphs::BuiltPipeline>(subgraphs::built_from_pipeline(pipeline));
+  const scheduler::ApplyResult applied = scheduler::apply_to(schedule, built, analysis, name);
+  if (!applied.ok) {
+    r.reason = "the stored schedule " + best->schedule_hash + " no longer applies: " + applied.error;
+    return r;
+  }
+
+  const double median = best->measurement.median_ns.value_or(-1);
+  std::ostringstream os;
+  os << "// ktune: tuned schedule " << best->schedule_hash << " for " << name << "\n"
+     << "//   workload key " << r.workload_key << " (" << r.shapes << ")\n"
+     << "//   device " << device.key << (device.device ? " (" + device.device->halide_target + ")" : "") << "\n"
+     << "//   measured median " << static_cast<int64_t>(median) << " ns, the best of " << best->candidates
+     << (best->candidates == 1 ? " schedule" : " schedules") << " measured; database " << config.db << "\n"
+     << func_bindings(*built) << applied.source;
+  r.applied = true;
+  r.source = os.str();
+  r.schedule_hash = best->schedule_hash;
+  r.median_ns = median;
+  return r;
+}
+
+}  // namespace ktune::autoschedule
