@@ -87,6 +87,13 @@ struct PruneReport {
   int64_t freed_bytes = 0;  // pages released inside the file; vacuum() returns them to disk
 };
 
+// A workload and a device with at least one measurement of it there (measured_pairs()).
+struct MeasuredPair {
+  WorkloadRecord workload;   // the workload measured
+  DeviceRecord device;       // where it was measured
+  int64_t measurements = 0;  // its measurements there, any status
+};
+
 class TuningDb {
  public:
   // Opens (and for writable modes creates or migrates) the database at `path`. Throws
@@ -141,6 +148,14 @@ class TuningDb {
   // The newest model of `kind` trained with `feature_version` for a device; nullopt if none.
   std::optional<ModelRecord> load_latest_model(const std::string& device_key,
                                                const std::string& kind, int feature_version);
+
+  // --- History, for reports (tuning_db_history.cc).
+  // Every (workload, device) pair with a measurement, by workload name, workload key, device key.
+  std::vector<MeasuredPair> measured_pairs();
+  // Every measurement of a workload on a device, any status, oldest first (created_at, then
+  // insertion order); empty when either key is unknown.
+  std::vector<MeasurementRecord> measurement_history(const std::string& workload_key,
+                                                     const std::string& device_key);
 
   // --- Maintenance.
   // Copies every row of another database that this one lacks (identities: device key,
