@@ -58,7 +58,7 @@
     const f = (v) => p0 + (Math.log10(v) - a) / (b - a) * (p1 - p0);
     f.ticks = function () {
       const out = [];
-      const mults = b - a > 2.5 ? [1] : [1, 2, 5];
+      const mults = b - a > 2.5 ? [1] : b - a > 0.7 ? [1, 2, 5] : [1, 1.5, 2, 3, 4, 5, 7];
       for (let e = Math.floor(a); e <= Math.ceil(b); e++) {
         for (const m of mults) {
           const v = m * Math.pow(10, e);
@@ -270,7 +270,8 @@
       const name = el("td");
       name.appendChild(el("a", { href: "#" + anchorOf(i) }, p.workload));
       row.appendChild(name);
-      row.appendChild(el("td", { title: p.device_key }, p.device_target));
+      const target = p.device_target.length > 36 ? p.device_target.slice(0, 35) + "…" : p.device_target;
+      row.appendChild(el("td", { title: p.device_target + " (" + p.device_key + ")" }, target));
       row.appendChild(el("td", { "class": "num" }, `${p.trials} (${p.ok})`));
       row.appendChild(el("td", { "class": "num" }, formatTime(p.best_ns)));
       row.appendChild(el("td", { "class": "num" }, formatTime(p.first_ns)));
