@@ -275,8 +275,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
       if (!row.result.ok()) row.detail = row.result.message + "; " + row.detail;
     }
     for (const MethodRow& row : bench.rows) {
-      progress(prefix + row.method + " " + row.status +
-               (row.status == "ok" ? " " + measure::describe(row.result) : ": " + row.detail));
+      progress(prefix + row.method + ": " + (row.status == "ok" ? measure::describe(row.result) : row.status + ": " + row.detail));
     }
     report.subgraphs.push_back(bench);
     if (on_subgraph) on_subgraph(report, report.subgraphs.back());
