@@ -219,9 +219,22 @@
     const plot = newPlot("bench", "Latest benchmark", bench.uuid ? bench.created_at : "");
     if (bench.bars.length === 0) return plot.empty("never benchmarked (ktune bench)");
     const left = 120;
-    const ok = bench.bars.filter((b) => b.status === "ok");
-    const x = linearScale(0, Math.max(1, ...ok.map((b) => b.median_ns)) * 1.05, left, plotRight - 70);
+    const times = bench.bars.filter((b) => b.status === "ok" && b.median_ns > 0).map((b) => b.median_ns);
+    const lo = Math.min(...times, Infinity), hi = Math.max(...times, 1);
+    // Times that differ by more than 20x get a log axis, or the fast methods' bars vanish.
+    const useLog = times.length > 0 && hi / lo > 20;
+    const x = useLog ? logScale(lo / 2, hi * 1.2, left, plotRight - 110)
+                     : linearScale(0, hi * 1.05, left, plotRight - 110);
     const band = Math.min(26, (plotBottom - plotTop) / bench.bars.length);
+    const axis = svgEl("g", { "class": "axis" });
+    for (const t of x.ticks()) {
+      axis.appendChild(svgEl("line", { "class": "grid", x1: x(t), x2: x(t), y1: plotTop, y2: plotBottom }));
+      axis.appendChild(svgEl("text", { x: x(t), y: plotBottom + 16, "text-anchor": "middle" }, formatTime(t)));
+    }
+    axis.appendChild(svgEl("path", { d: `M${left},${plotTop}V${plotBottom}H${plotRight - 110}` }));
+    axis.appendChild(svgEl("text", { x: (left + plotRight - 110) / 2, y: HEIGHT - 6, "text-anchor": "middle" },
+                           "median time per call" + (useLog ? " (log scale)" : "")));
+    plot.svg.appendChild(axis);
     bench.bars.forEach((b, i) => {
       const yTop = plotTop + i * band;
       plot.svg.appendChild(svgEl("text", { x: left - 6, y: yTop + band / 2 + 4, "text-anchor": "end" }, b.method));
@@ -229,7 +242,7 @@
       if (b.status === "ok") {
         const cls = b.method === "ktune" ? "bench-ktune" : b.method === "roofline" ? "bench-roofline" : "bench-other";
         bar = plot.mark(svgEl("rect", { "class": cls, "data-status": "ok", x: left, y: yTop + 3, width: Math.max(2, x(b.median_ns) - left), height: band - 6 }));
-        const label = formatTime(b.median_ns) + (b.vs_ktune !== null && b.method !== "ktune" ? "  (" + formatRatio(b.vs_ktune) + " ktune)" : "");
+        const label = formatTime(b.median_ns) + (b.vs_ktune !== null && b.method !== "ktune" ? " (" + formatRatio(b.vs_ktune) + ")" : "");
         plot.svg.appendChild(svgEl("text", { x: x(b.median_ns) + 4, y: yTop + band / 2 + 4 }, label));
       } else {
         bar = plot.mark(svgEl("rect", { "class": "bench-failed", "data-status": b.status, x: left, y: yTop + 3, width: 24, height: band - 6 }));
