@@ -4,7 +4,7 @@
 //
 //   TuningDb db = TuningDb::open(path, read_only);
 //   ReportData data = collect_report(db, ReportFilter{"softmax", ""});
-//   std::string html = render_report_html(data);   // report_html.h
+//   std::string html = render_report_html(data, "0.1.0");   // report_html.h
 #pragma once
 
 #include <cstdint>

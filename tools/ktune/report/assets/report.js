@@ -9,7 +9,7 @@
   const WIDTH = 440, HEIGHT = 260;
   const MARGIN = { left: 64, right: 16, top: 12, bottom: 40 };
 
-  // ---- Small DOM helpers.
+  // ---- Building DOM and SVG elements.
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
@@ -32,6 +32,15 @@
     }
     return ns.toPrecision(3) + " ns";
   }
+  // Axis labels: as formatTime, without trailing zeros ("10 µs", "2.5 ms"); 0 is "0".
+  function formatTick(ns) {
+    if (ns === 0) return "0";
+    const units = [[1e9, "s"], [1e6, "ms"], [1e3, "µs"], [1, "ns"]];
+    for (const [scale, unit] of units) {
+      if (ns >= scale) return Number((ns / scale).toPrecision(3)) + " " + unit;
+    }
+    return Number(ns.toPrecision(3)) + " ns";
+  }
   function formatSeconds(s) {
     if (s < 120) return s.toFixed(s < 10 ? 1 : 0) + " s";
     if (s < 7200) return (s / 60).toFixed(1) + " min";
@@ -43,9 +52,9 @@
   function linearScale(lo, hi, p0, p1) {
     if (hi <= lo) { hi = lo + 1; }
     const f = (v) => p0 + (v - lo) / (hi - lo) * (p1 - p0);
-    f.ticks = function () {
+    f.ticks = function (most = 6) {
       const step = Math.pow(10, Math.floor(Math.log10((hi - lo) / 4)));
-      const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => (hi - lo) / s <= 6);
+      const nice = [1, 2, 5, 10, 20].map((m) => m * step).find((s) => (hi - lo) / s <= most);
       const out = [];
       for (let t = Math.ceil(lo / nice) * nice; t <= hi + 1e-9 * nice; t += nice) out.push(t);
       return out;
@@ -56,16 +65,23 @@
     let a = Math.log10(lo), b = Math.log10(hi);
     if (b - a < 0.3) { a -= 0.15; b += 0.15; }
     const f = (v) => p0 + (Math.log10(v) - a) / (b - a) * (p1 - p0);
-    f.ticks = function () {
-      const out = [];
-      const mults = b - a > 2.5 ? [1] : b - a > 0.7 ? [1, 2, 5] : [1, 1.5, 2, 3, 4, 5, 7];
-      for (let e = Math.floor(a); e <= Math.ceil(b); e++) {
-        for (const m of mults) {
-          const v = m * Math.pow(10, e);
-          if (Math.log10(v) >= a - 1e-9 && Math.log10(v) <= b + 1e-9) out.push(v);
+    // Powers of ten, with 2 and 5 (or finer) between them when they fit in `most` labels.
+    f.ticks = function (most = 8) {
+      const within = (mults) => {
+        const out = [];
+        for (let e = Math.floor(a); e <= Math.ceil(b); e++) {
+          for (const m of mults) {
+            const v = m * Math.pow(10, e);
+            if (Math.log10(v) >= a - 1e-9 && Math.log10(v) <= b + 1e-9) out.push(v);
+          }
         }
+        return out;
+      };
+      for (const mults of [[1, 1.5, 2, 3, 4, 5, 7], [1, 2, 5], [1, 3]]) {
+        const out = within(mults);
+        if (out.length <= most) return out;
       }
-      return out;
+      return within([1]);
     };
     return f;
   }
@@ -140,7 +156,7 @@
     const ys = pts.map((p) => p.best_ns);
     const x = linearScale(Math.min(0, ...xs), Math.max(...xs, byTrial ? 1 : 0.001), plotLeft, plotRight);
     const y = logScale(Math.min(...ys), Math.max(...ys), plotBottom, plotTop);
-    drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time", "best median time", byTrial ? String : formatSeconds, formatTime);
+    drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time", "best median time", byTrial ? String : formatSeconds, formatTick);
     let d = "";
     pts.forEach((p, i) => {
       d += i === 0 ? `M${x(p[key])},${y(p.best_ns)}` : `H${x(p[key])}V${y(p.best_ns)}`;
@@ -162,7 +178,7 @@
     const lo = bins[0].lo_ns, hi = bins[bins.length - 1].hi_ns;
     const x = logScale(lo, hi > lo ? hi : lo * 1.01, plotLeft, plotRight);
     const y = linearScale(0, Math.max(...bins.map((b) => b.count)), plotBottom, plotTop);
-    drawAxes(plot, x, y, "median time per call", "measurements", formatTime, String);
+    drawAxes(plot, x, y, "median time per call", "measurements", formatTick, String);
     for (const b of bins) {
       if (b.count === 0) continue;
       let x0 = x(b.lo_ns), x1 = x(b.hi_ns);
@@ -227,9 +243,9 @@
                      : linearScale(0, hi * 1.05, left, plotRight - 110);
     const band = Math.min(26, (plotBottom - plotTop) / bench.bars.length);
     const axis = svgEl("g", { "class": "axis" });
-    for (const t of x.ticks()) {
+    for (const t of x.ticks(4)) {
       axis.appendChild(svgEl("line", { "class": "grid", x1: x(t), x2: x(t), y1: plotTop, y2: plotBottom }));
-      axis.appendChild(svgEl("text", { x: x(t), y: plotBottom + 16, "text-anchor": "middle" }, formatTime(t)));
+      axis.appendChild(svgEl("text", { x: x(t), y: plotBottom + 16, "text-anchor": "middle" }, formatTick(t)));
     }
     axis.appendChild(svgEl("path", { d: `M${left},${plotTop}V${plotBottom}H${plotRight - 110}` }));
     axis.appendChild(svgEl("text", { x: (left + plotRight - 110) / 2, y: HEIGHT - 6, "text-anchor": "middle" },
