@@ -28,6 +28,7 @@ MeasurementRecord failed(MeasureStatus status, int64_t at_ms) {
   MeasurementRecord m;
   m.status = status;
   m.created_at_ms = at_ms;
+  m.run_id = 1;
   return m;
 }
 
@@ -47,6 +48,21 @@ TEST(TuningCurve, StartsAtTheFirstOkTrialAndKeepsTheBestSoFar) {
   EXPECT_DOUBLE_EQ(curve[3].best_ns, 300);
   EXPECT_DOUBLE_EQ(curve[4].best_ns, 300);
   EXPECT_TRUE(tuning_curve({failed(MeasureStatus::kCrash, 1)}).empty());
+}
+
+TEST(TuningCurve, WallClockTimeLeavesOutTheGapsBetweenRuns) {
+  // Run 1 measures for 3 s; run 2 starts a day later and measures for 2 s.
+  const int64_t day_ms = 86'400'000;
+  const std::vector<MeasurementRecord> history = {ok(900, 0, std::nullopt, 1), ok(800, 3000, std::nullopt, 1),
+                                                  ok(700, day_ms, std::nullopt, 2),
+                                                  ok(750, day_ms + 2000, std::nullopt, 2)};
+  const auto curve = tuning_curve(history);
+  ASSERT_EQ(curve.size(), 4u);
+  EXPECT_DOUBLE_EQ(curve[0].elapsed_s, 0);
+  EXPECT_DOUBLE_EQ(curve[1].elapsed_s, 3);
+  EXPECT_DOUBLE_EQ(curve[2].elapsed_s, 3);
+  EXPECT_DOUBLE_EQ(curve[3].elapsed_s, 5);
+  EXPECT_DOUBLE_EQ(curve[3].best_ns, 700);
 }
 
 TEST(TuningCurve, IsNonIncreasingAndEndsAtTheMinimumOnRandomHistories) {

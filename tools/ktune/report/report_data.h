@@ -19,7 +19,8 @@ namespace ktune::report {
 // One trial of a tuning curve, from the first ok measurement on.
 struct CurvePoint {
   int64_t trial = 0;     // 1-based index of the measurement among all of the pair's, any status
-  double elapsed_s = 0;  // seconds from the pair's first measurement to this one
+  double elapsed_s = 0;  // tuning time up to this trial, s: time between trials of one run,
+                         // summed over runs (the gaps between runs are left out)
   double best_ns = 0;    // fastest ok median up to and including this trial, ns
 };
 

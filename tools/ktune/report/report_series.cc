@@ -39,15 +39,17 @@ std::vector<double> ranks_of(const std::vector<double>& values, Before before) {
 
 std::vector<CurvePoint> tuning_curve(const std::vector<MeasurementRecord>& history) {
   std::vector<CurvePoint> curve;
-  if (history.empty()) return curve;
-  const int64_t start_ms = history.front().created_at_ms;
   std::optional<double> best;
+  int64_t tuning_ms = 0;
   for (size_t i = 0; i < history.size(); ++i) {
     const MeasurementRecord& m = history[i];
+    // Time between runs (a resumed tuning session, a later `ktune sample`) is not tuning time.
+    if (i > 0 && m.run_id == history[i - 1].run_id) {
+      tuning_ms += std::max<int64_t>(0, m.created_at_ms - history[i - 1].created_at_ms);
+    }
     if (timed_ok(m) && (!best || *m.median_ns < *best)) best = *m.median_ns;
     if (!best) continue;
-    curve.push_back({static_cast<int64_t>(i + 1),
-                     static_cast<double>(m.created_at_ms - start_ms) / 1000.0, *best});
+    curve.push_back({static_cast<int64_t>(i + 1), static_cast<double>(tuning_ms) / 1000.0, *best});
   }
   return curve;
 }

@@ -10,7 +10,8 @@
 
 namespace ktune::report {
 
-// Best ok median so far after each trial, from the first ok trial on; non-increasing.
+// Best ok median so far after each trial, from the first ok trial on; non-increasing. The
+// clock runs only within a run: a session resumed a week later continues where it stopped.
 std::vector<CurvePoint> tuning_curve(const std::vector<tuning_db::MeasurementRecord>& history);
 
 // `bins` bins of equal width in log10(ns) spanning the ok medians; one bin when they are all

@@ -149,14 +149,14 @@
     const byTrial = key === "trial";
     const plot = newPlot(byTrial ? "curve-trials" : "curve-time",
                          byTrial ? "Best time vs trials" : "Best time vs wall-clock time",
-                         byTrial ? pair.trials + " trials" : "from the first measurement");
+                         byTrial ? pair.trials + " trials" : "time spent tuning, gaps between runs left out");
     const pts = pair.curve;
     if (pts.length === 0) return plot.empty("no ok measurement yet");
     const xs = pts.map((p) => p[key]);
     const ys = pts.map((p) => p.best_ns);
     const x = linearScale(Math.min(0, ...xs), Math.max(...xs, byTrial ? 1 : 0.001), plotLeft, plotRight);
     const y = logScale(Math.min(...ys), Math.max(...ys), plotBottom, plotTop);
-    drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time", "best median time", byTrial ? String : formatSeconds, formatTick);
+    drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time spent tuning", "best median time", byTrial ? String : formatSeconds, formatTick);
     let d = "";
     pts.forEach((p, i) => {
       d += i === 0 ? `M${x(p[key])},${y(p.best_ns)}` : `H${x(p[key])}V${y(p.best_ns)}`;
