@@ -3,8 +3,10 @@
 // and the page rendered in headless Chromium with no network: every plot must be drawn.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -191,6 +193,29 @@ TEST_F(CmdReport, EveryPlotIsDrawnInHeadlessChromium) {
     const Plot p = first_of(name, 1);
     EXPECT_FALSE(p.empty) << name;
     EXPECT_GT(p.marks, 0) << name;
+  }
+  // Each plot holds one mark per data point of the page's JSON.
+  const std::string page = read_file(out);
+  const std::string open = "id=\"ktune-report-data\">";
+  const size_t begin = page.find(open) + open.size();
+  const auto json = nlohmann::json::parse(page.substr(begin, page.find("</script>", begin) - begin));
+  ASSERT_EQ(json["pairs"].size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    const auto& pair = json["pairs"][i];
+    int improvements = 0;
+    double best = INFINITY;
+    for (const auto& point : pair["curve"]) {
+      if (point["best_ns"].get<double>() < best) ++improvements;
+      best = point["best_ns"].get<double>();
+    }
+    EXPECT_EQ(first_of("curve-trials", i).marks, 1 + improvements);  // the line and its dots
+    EXPECT_EQ(first_of("curve-time", i).marks, 1 + improvements);
+    int bins = 0;
+    for (const auto& bin : pair["histogram"]) bins += bin["count"].get<int>() > 0 ? 1 : 0;
+    EXPECT_EQ(first_of("distribution", i).marks, bins);
+    EXPECT_EQ(first_of("statuses", i).marks, static_cast<int>(pair["statuses"].size()));
+    EXPECT_EQ(first_of("ranks", i).marks, static_cast<int>(pair["ranks"]["points"].size()));
+    EXPECT_EQ(first_of("bench", i).marks, static_cast<int>(pair["bench"]["bars"].size()));
   }
   const Plot bench = first_of("bench", 1);
   EXPECT_EQ(bench.marks, 4);
