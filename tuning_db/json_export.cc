@@ -1,6 +1,6 @@
 // TuningDb::export_json: every row except the cost models (binary blobs) as indented JSON,
 // sorted by identity (devices by key, runs by start, workloads by key, schedules by hash,
-// measurements by device, time and uuid), so two exports of the same data are byte-identical
+// measurements by device, time and uuid, bench results by time, bench, workload and method), so two exports of the same data are byte-identical
 // and diff well.
 // Ids never appear: rows refer to each other by key, hash and uuid. Workloads are written one
 // at a time, so a large database does not have to fit in memory as JSON.
@@ -8,6 +8,7 @@
 
 #include <ostream>
 
+#include "tuning_db/internal/bench_rows.h"
 #include "tuning_db/internal/clock.h"
 #include "tuning_db/internal/db_impl.h"
 #include "tuning_db/internal/json_format.h"
@@ -141,7 +142,28 @@ void TuningDb::export_json(std::ostream& out) {
       out << (first ? "\n    " : ",\n    ") << dump_at(workload, 4);
       first = false;
     }
-    out << (first ? "]" : "\n  ]") << "\n}\n";
+    out << (first ? "]" : "\n  ]") << ",\n";
+
+    static const std::string bench_sql =
+        std::string("SELECT ") + internal::kBenchResultColumns +
+        " FROM bench_results ORDER BY created_at, bench_uuid, workload_key, method";
+    Json bench_json = Json::array();
+    for (auto& s = db.stmt(bench_sql.c_str()); s.step();) {
+      const BenchResultRecord r = internal::read_bench_result(s);
+      bench_json.push_back(Json{{"bench_uuid", r.bench_uuid},
+                                {"workload_key", r.workload_key},
+                                {"device_key", r.device_key},
+                                {"method", r.method},
+                                {"status", r.status},
+                                {"median_ns", r.median_ns},
+                                {"min_ns", r.min_ns},
+                                {"iqr_ns", r.iqr_ns},
+                                {"repeats", r.repeats},
+                                {"threads", r.threads},
+                                {"detail", r.detail},
+                                {"created_at", r.created_at}});
+    }
+    out << "  \"bench_results\": " << dump_at(bench_json, 2) << "\n}\n";
   });
 }
 

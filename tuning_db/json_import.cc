@@ -3,9 +3,11 @@
 // JSON path of the field (e.g. `workloads[2].schedules[0].measurements[5].status`).
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "common/error.h"
+#include "tuning_db/internal/bench_rows.h"
 #include "tuning_db/internal/clock.h"
 #include "tuning_db/internal/db_impl.h"
 #include "tuning_db/internal/json_format.h"
@@ -245,6 +247,41 @@ CopyReport TuningDb::import_json(const std::string& text, const std::string& sou
         m.ktune_version = f.text(mj, mp, "ktune_version");
         copy.measurement(m);
       }
+    }
+  }
+  // Format 1 exports predate bench results.
+  if (version >= 2) {
+    const Json& bench = f.array(doc, "", "bench_results");
+    for (size_t i = 0; i < bench.size(); ++i) {
+      const std::string p = Fields::at("bench_results", i);
+      const Json& bj = bench[i];
+      BenchResultRecord r;
+      r.bench_uuid = f.text(bj, p, "bench_uuid", false);
+      r.workload_key = f.text(bj, p, "workload_key", false);
+      r.device_key = f.text(bj, p, "device_key", false);
+      r.method = f.text(bj, p, "method", false);
+      r.status = f.text(bj, p, "status");
+      const auto& names = bench_status_names();
+      if (std::find(names.begin(), names.end(), r.status) == names.end()) {
+        std::string expected;
+        for (auto name : names) expected += (expected.empty() ? "" : ", ") + std::string(name);
+        f.fail(Fields::at(p, "status"),
+               "expected one of " + expected + ", found \"" + r.status + "\"");
+      }
+      auto number = [&](const char* key) {
+        auto value = f.number_or_null(bj, p, key);
+        if (!value) f.fail(Fields::at(p, key), "expected a non-negative number, found null");
+        return *value;
+      };
+      r.median_ns = number("median_ns");
+      r.min_ns = number("min_ns");
+      r.iqr_ns = number("iqr_ns");
+      r.repeats = static_cast<int>(f.count(bj, p, "repeats"));
+      r.threads = static_cast<int>(f.count(bj, p, "threads"));
+      r.detail = f.text(bj, p, "detail");
+      f.time(bj, p, "created_at");  // checks the form
+      r.created_at = f.text(bj, p, "created_at");
+      copy.bench_result(r);
     }
   }
   tx.commit();

@@ -104,6 +104,12 @@ CopyReport TuningDb::merge(const std::string& other_path) {
       r.device_id = local(devices, r.device_id, "models.device_id", from);
       copy.model(r);
     }
+    static const std::string bench_sql = std::string("SELECT ") +
+                                         internal::kBenchResultColumns +
+                                         " FROM bench_results ORDER BY id";
+    for (auto& s = src.stmt(bench_sql.c_str()); s.step();) {
+      copy.bench_result(internal::read_bench_result(s));
+    }
   });
   tx.commit();
   return copy.report();

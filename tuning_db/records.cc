@@ -41,4 +41,10 @@ const std::vector<std::string_view>& measure_status_names() {
   return names;
 }
 
+const std::vector<std::string_view>& bench_status_names() {
+  static const std::vector<std::string_view> names = {"ok",    "failed",  "wrong_result",
+                                                      "crash", "timeout", "unsupported"};
+  return names;
+}
+
 }  // namespace ktune::tuning_db

@@ -119,6 +119,28 @@ struct ModelRecord {
   int64_t created_at_ms = 0;   // 0 on input means now
 };
 
+// One method's result for one workload in one `ktune bench` invocation. Rows refer to the
+// workload and device by key (not by row id), so a bench of a workload that was never tuned
+// still stores its rows. Identity across merges: (bench_uuid, workload_key, method).
+struct BenchResultRecord {
+  std::string bench_uuid;    // identity of the `ktune bench` invocation (all its rows share it)
+  std::string workload_key;  // the workload benchmarked
+  std::string device_key;    // the device it ran on
+  std::string method;        // "ktune", "ktune-heuristic", "Adams2019", "Mullapudi2016",
+                             // "Li2018", "openblas", "onednn", "roofline"
+  std::string status;        // "ok", "failed", "wrong_result", "crash", "timeout", "unsupported"
+  double median_ns = 0;      // median time per call, ns; 0 unless ok (roofline: the roofline time)
+  double min_ns = 0;         // fastest call, ns; 0 unless ok
+  double iqr_ns = 0;         // interquartile range of the timed calls, ns; 0 unless ok
+  int repeats = 0;           // timed calls behind the median; 0 if not timed
+  int threads = 0;           // worker threads the method used; 0 if unknown
+  std::string detail;        // error text, machine params, library routine, ...; may be empty
+  std::string created_at;    // UTC "YYYY-MM-DDTHH:MM:SS.mmmZ"; filled by the database when empty
+};
+
+// The stored names of the bench result statuses.
+const std::vector<std::string_view>& bench_status_names();
+
 // The best schedule of a workload on a device, with the measurement that made it best.
 struct BestEntry {
   std::string workload_key;       // workload identity

@@ -95,6 +95,30 @@ CREATE TABLE models (
 CREATE INDEX models_latest ON models(device_id, kind, feature_version, created_at);
 )sql";
 
+// Version 2: the results of `ktune bench`. Rows name their workload and device by key, since a
+// bench may measure workloads that were never tuned; the index serves latest_bench().
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE bench_results (
+  id           INTEGER PRIMARY KEY,
+  bench_uuid   TEXT NOT NULL,
+  workload_key TEXT NOT NULL,
+  device_key   TEXT NOT NULL,
+  method       TEXT NOT NULL,
+  status       TEXT NOT NULL
+               CHECK (status IN ('ok', 'failed', 'wrong_result', 'crash', 'timeout',
+                                 'unsupported')),
+  median_ns    REAL NOT NULL DEFAULT 0 CHECK (median_ns >= 0),
+  min_ns       REAL NOT NULL DEFAULT 0 CHECK (min_ns >= 0),
+  iqr_ns       REAL NOT NULL DEFAULT 0 CHECK (iqr_ns >= 0),
+  repeats      INTEGER NOT NULL DEFAULT 0,
+  threads      INTEGER NOT NULL DEFAULT 0,
+  detail       TEXT NOT NULL DEFAULT '',
+  created_at   INTEGER NOT NULL,
+  UNIQUE (bench_uuid, workload_key, method)
+);
+CREATE INDEX bench_results_latest ON bench_results(workload_key, device_key, created_at);
+)sql";
+
 // What the file says about itself.
 struct Header {
   int user_version = 0;             // PRAGMA user_version
@@ -147,6 +171,7 @@ void check_header(const sqlite::Connection& conn, const Header& header, int newe
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> steps = {
       {1, "devices, workloads, schedules, runs, measurements, models", kSchemaV1},
+      {2, "bench_results", kSchemaV2},
   };
   return steps;
 }

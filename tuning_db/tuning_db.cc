@@ -255,6 +255,7 @@ DbStats TuningDb::stats() {
     stats.rows.runs = count("SELECT count(*) FROM runs");
     stats.rows.measurements = count("SELECT count(*) FROM measurements");
     stats.rows.models = count("SELECT count(*) FROM models");
+    stats.rows.bench_results = count("SELECT count(*) FROM bench_results");
     stats.free_bytes = count("PRAGMA freelist_count") * count("PRAGMA page_size");
 
     std::error_code ec;

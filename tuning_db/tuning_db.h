@@ -53,6 +53,7 @@ struct RowCounts {
   int64_t runs = 0;          // rows of `runs`
   int64_t measurements = 0;  // rows of `measurements`
   int64_t models = 0;        // rows of `models`
+  int64_t bench_results = 0;  // rows of `bench_results`
 };
 
 // Measurements of one device.
@@ -87,6 +88,13 @@ struct PruneReport {
   int64_t freed_bytes = 0;  // pages released inside the file; vacuum() returns them to disk
 };
 
+// A workload and a device with at least one measurement of it there (measured_pairs()).
+struct MeasuredPair {
+  WorkloadRecord workload;   // the workload measured
+  DeviceRecord device;       // where it was measured
+  int64_t measurements = 0;  // its measurements there, any status
+};
+
 class TuningDb {
  public:
   // Opens (and for writable modes creates or migrates) the database at `path`. Throws
@@ -111,6 +119,11 @@ class TuningDb {
   // Stores one measurement; fills uuid, created_at and versions when empty. Returns its id.
   int64_t record_measurement(const MeasurementRecord& measurement);
   int64_t save_model(const ModelRecord& model);
+  // Stores one `ktune bench` result; fills created_at when empty. A row whose identity
+  // (bench_uuid, workload_key, method) is already stored is left as it is. Returns its id.
+  // Throws std::invalid_argument for a status outside bench_status_names() or a created_at
+  // that is not in the form records.h gives.
+  int64_t record_bench_result(const BenchResultRecord& result);
   // Runs `writes` (calls of the methods above) in one transaction, committed when it returns
   // and rolled back if it throws: for bulk loads, where one commit per row is too slow. A
   // crash inside a batch loses the whole batch, so tuning sessions record row by row.
@@ -141,11 +154,25 @@ class TuningDb {
   // The newest model of `kind` trained with `feature_version` for a device; nullopt if none.
   std::optional<ModelRecord> load_latest_model(const std::string& device_key,
                                                const std::string& kind, int feature_version);
+  // The rows of the newest bench invocation that measured this workload on this device, in
+  // the order they were stored; empty when none did. Newest: the invocation with the latest
+  // created_at among this workload's rows on this device.
+  std::vector<BenchResultRecord> latest_bench(const std::string& workload_key,
+                                              const std::string& device_key);
+
+  // --- History, for reports (tuning_db_history.cc).
+  // Every (workload, device) pair with a measurement, by workload name, workload key, device key.
+  std::vector<MeasuredPair> measured_pairs();
+  // Every measurement of a workload on a device, any status, oldest first (created_at, then
+  // insertion order); empty when either key is unknown.
+  std::vector<MeasurementRecord> measurement_history(const std::string& workload_key,
+                                                     const std::string& device_key);
 
   // --- Maintenance.
   // Copies every row of another database that this one lacks (identities: device key,
-  // workload key, schedule hash, run/measurement/model uuid), in one transaction. Runs keep
-  // their host and versions; measurements keep their run. Merging twice adds nothing.
+  // workload key, schedule hash, run/measurement/model uuid, bench uuid + workload key +
+  // method), in one transaction. Runs keep their host and versions; measurements keep their
+  // run. Merging twice adds nothing.
   CopyReport merge(const std::string& other_path);
   // Keeps, per (workload, device), the measurements of the best `keep_n` schedules (their
   // fastest and first ok rows, so the rule's answer is unchanged) and the latest failure of

@@ -67,7 +67,7 @@ TEST_F(DbJson, ExportIsSortedIndentedAndFreeOfIds) {
   const std::string text = export_of(file("a.db"));
   const auto doc = nlohmann::json::parse(text);
   EXPECT_EQ(doc["format"], "ktune-tuning-db");
-  EXPECT_EQ(doc["format_version"], 1);
+  EXPECT_EQ(doc["format_version"], 2);
   ASSERT_EQ(doc["workloads"].size(), 2u);
   EXPECT_EQ(doc["workloads"][0]["key"], "wl-0-first");  // sorted by key, not by insertion
   EXPECT_EQ(doc["devices"][0]["key"], "gpu-sm80");

@@ -42,7 +42,7 @@ TEST_F(Schema, FreshFileGetsCurrentVersionApplicationIdAndTables) {
   EXPECT_EQ(query_int(path, "PRAGMA user_version"), kSchemaVersion);
   EXPECT_EQ(query_int(path, "PRAGMA application_id"), kApplicationId);
   for (const char* table :
-       {"devices", "workloads", "schedules", "measurements", "models", "runs"}) {
+       {"devices", "workloads", "schedules", "measurements", "models", "runs", "bench_results"}) {
     EXPECT_EQ(query_int(path, std::string("SELECT count(*) FROM sqlite_master WHERE type = "
                                           "'table' AND name = '") +
                                   table + "'"),
@@ -81,6 +81,34 @@ TEST_F(Schema, OlderFileIsMigratedAndKeepsItsRows) {
   }
   EXPECT_EQ(query_int(path, "PRAGMA user_version"), 2);
   EXPECT_EQ(query_int(path, "SELECT sum(x) FROM t WHERE y = 'new'"), 83);
+}
+
+// A file made by the first released schema gains bench_results and keeps its rows.
+TEST_F(Schema, VersionOneFileGainsBenchResults) {
+  const std::string path = file("v1.db");
+  const std::vector<Migration> v1(migrations().begin(), migrations().begin() + 1);
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    migrate(conn, v1);
+    conn.exec("INSERT INTO devices(key, target, created_at) VALUES ('d', 'host', 1)");
+  }
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), 1);
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'bench_results'"), 0);
+  {
+    TuningDb db = testing::open_db(path);
+    BenchResultRecord r;
+    r.bench_uuid = "b";
+    r.workload_key = "w";
+    r.device_key = "d";
+    r.method = "roofline";
+    r.status = "ok";
+    r.median_ns = 10;
+    db.record_bench_result(r);
+    EXPECT_EQ(db.latest_bench("w", "d").size(), 1u);
+  }
+  EXPECT_EQ(query_int(path, "PRAGMA user_version"), kSchemaVersion);
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM devices"), 1);
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM bench_results"), 1);
 }
 
 TEST_F(Schema, FailingMigrationLeavesTheFileAsItWas) {

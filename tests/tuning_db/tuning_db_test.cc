@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "tests/tuning_db/test_util.h"
+#include "tuning_db/schema.h"
 
 namespace ktune::tuning_db {
 namespace {
@@ -267,7 +268,7 @@ TEST_F(TuningDbTest, StatsCountRowsPerTableDeviceAndStatus) {
   s.db.record_measurement(
       testing::failed_measurement(bad, s.device_id, MeasureStatus::kBuildError, 3));
   const DbStats stats = s.db.stats();
-  EXPECT_EQ(stats.schema_version, 1);
+  EXPECT_EQ(stats.schema_version, kSchemaVersion);
   EXPECT_EQ(stats.rows.devices, 1);
   EXPECT_EQ(stats.rows.workloads, 1);
   EXPECT_EQ(stats.rows.schedules, 3);

@@ -63,13 +63,15 @@ std::string human_bytes(int64_t bytes) {
 
 nlohmann::json counts_json(const RowCounts& c) {
   return {{"devices", c.devices}, {"workloads", c.workloads},       {"schedules", c.schedules},
-          {"runs", c.runs},       {"measurements", c.measurements}, {"models", c.models}};
+          {"runs", c.runs},       {"measurements", c.measurements}, {"models", c.models},
+          {"bench_results", c.bench_results}};
 }
 
 std::string counts_text(const RowCounts& c) {
   return std::to_string(c.devices) + " devices, " + std::to_string(c.workloads) + " workloads, " +
          std::to_string(c.schedules) + " schedules, " + std::to_string(c.runs) + " runs, " +
-         std::to_string(c.measurements) + " measurements, " + std::to_string(c.models) + " models";
+         std::to_string(c.measurements) + " measurements, " + std::to_string(c.models) + " models, " +
+         std::to_string(c.bench_results) + " bench results";
 }
 
 nlohmann::json best_json(const BestEntry& b) {

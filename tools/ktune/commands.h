@@ -35,5 +35,7 @@ CommandRunner register_devices(CLI::App& subcommand);
 CommandRunner register_measure(CLI::App& subcommand);
 CommandRunner register_sample(CLI::App& subcommand);
 CommandRunner register_model(CLI::App& subcommand);
+CommandRunner register_bench(CLI::App& subcommand);
+CommandRunner register_report(CLI::App& subcommand);
 
 }  // namespace ktune::cli

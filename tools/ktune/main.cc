@@ -35,6 +35,10 @@ const std::vector<CommandEntry>& command_table() {
        ktune::cli::register_sample},
       {"model", "Train and evaluate the learned cost model on a database's measurements",
        ktune::cli::register_model},
+      {"bench", "Compare ktune's schedules with Halide's autoschedulers, OpenBLAS, oneDNN and the roofline",
+       ktune::cli::register_bench},
+      {"report", "Write one self-contained HTML page: tuning curves, times, model accuracy, benchmarks",
+       ktune::cli::register_report},
   };
   return table;
 }

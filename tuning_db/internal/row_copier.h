@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "tuning_db/internal/bench_rows.h"
 #include "tuning_db/internal/rows.h"
 
 namespace ktune::tuning_db::internal {
@@ -25,6 +26,9 @@ class RowCopier {
     return tally(put_measurement(db_, r), &RowCounts::measurements);
   }
   int64_t model(const ModelRecord& r) { return tally(put_model(db_, r), &RowCounts::models); }
+  int64_t bench_result(const BenchResultRecord& r) {
+    return tally(put_bench_result(db_, r), &RowCounts::bench_results);
+  }
 
   const CopyReport& report() const { return report_; }
 

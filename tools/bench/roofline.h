@@ -1,0 +1,44 @@
+// The physical limits of the host, measured by two small microbenchmarks, and the roofline
+// time of a subgraph: max(FLOPs / peak FLOP/s, compulsory bytes / bandwidth).
+//   Peak: fp32 fused multiply-adds on independent register accumulators (16-wide AVX-512,
+//   8-wide AVX2, or 4-wide SSE, whichever the CPU has), one thread per core.
+//   Bandwidth: the STREAM triad a[i] = b[i] + s * c[i] on three arrays far larger than the
+//   last-level cache, counted as STREAM counts it (12 bytes per element, no write-allocate).
+// Both take the best of several trials: the limit is what the machine can reach.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ktune::bench {
+
+struct RooflineOptions {
+  // Threads of both microbenchmarks; >= 1.
+  int threads = 1;
+  // Trials of each microbenchmark; the fastest counts; >= 1.
+  int trials = 5;
+  // Elements of each triad array; 0 means 4x the last-level cache (at least 64 MiB of floats
+  // per array, at most 512 MiB).
+  int64_t triad_elements = 0;
+  // Last-level cache in bytes, for the default triad size; <= 0 when unknown.
+  int64_t llc_bytes = -1;
+  // FMA iterations per thread per trial (each iteration is accumulators x lanes FMAs).
+  int64_t fma_iterations = 20000000;
+};
+
+struct Roofline {
+  double peak_flops = 0;        // fp32 FLOP/s with every thread (an FMA counts as 2 FLOPs)
+  double bandwidth_bytes = 0;   // sustained triad bytes/s
+  int threads = 0;              // threads both ran with
+  int vector_lanes = 0;         // fp32 lanes of the FMA kernel (16, 8 or 4)
+  int64_t triad_bytes = 0;      // bytes of one triad array
+  // Roofline time of `flops` and `bytes` in nanoseconds.
+  double time_ns(double flops, double bytes) const;
+  // "peak 304 GFLOP/s (2 threads, 16 lanes), triad 30.5 GB/s (3 x 256 MiB)".
+  std::string describe() const;
+};
+
+// Runs both microbenchmarks (a few seconds). Always positive and finite results.
+Roofline measure_roofline(const RooflineOptions& options);
+
+}  // namespace ktune::bench

@@ -1,0 +1,216 @@
+// `ktune bench SPEC... --db F [--device host] [--threads N] [--format text|json|markdown]
+//  [--methods LIST] [--rounds N] [--min-repeats N] [--repeat-min-ms N] ...`
+// Measures ktune's best stored schedule and its heuristic schedule against Halide's
+// autoschedulers, OpenBLAS and oneDNN, with one protocol, and against the device's roofline
+// (tools/bench/bench_run.h). Every row is stored in the database as a bench result (all rows
+// of one invocation share a uuid); the table goes to stdout, progress to stderr.
+// Exit code 0 when the bench ran (a method's failure is a row, not an error), 2 for bad
+// input.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "search/db_records.h"
+#include "subgraphs/spec_subgraph.h"
+#include "targets/device.h"
+#include "targets/host_detect.h"
+#include "tools/bench/bench_run.h"
+#include "tools/bench/bench_table.h"
+#include "tools/ktune/commands.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::cli {
+namespace {
+
+struct BenchCliOptions {
+  std::vector<std::string> specs;  // spec files
+  std::string db;                  // tuning database (read for ktune's schedules, written with results)
+  std::string device = "host";     // only the host can be benchmarked
+  int threads = 0;                 // every method's threads; 0 = every core
+  std::string format = "text";     // text, json or markdown
+  std::string methods;             // comma-separated subset; empty = all
+  int rounds = 3;                  // interleaved rounds
+  int min_repeats = 10;            // timed runs at least
+  double repeat_min_ms = 200;      // timed for at least this long
+  double autoscheduler_timeout_s = 300;  // per autoscheduler and subgraph
+  double run_timeout_s = 120;      // per isolated timed run
+  int roofline_trials = 5;         // trials of each microbenchmark
+  int64_t triad_mib = 0;           // triad array size; 0 = from the LLC
+};
+
+// The command line as typed, from /proc/self/cmdline.
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string out, word;
+  auto flush = [&] {
+    const bool plain = word.find_first_of(" \t\"'$*?") == std::string::npos && !word.empty();
+    out += (out.empty() ? "" : " ") + (plain ? word : "'" + word + "'");
+    word.clear();
+  };
+  for (char c : raw) {
+    if (c == '\0') {
+      flush();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) flush();
+  return out;
+}
+
+// A random version-4 UUID naming this bench invocation.
+std::string new_bench_uuid() {
+  std::random_device rd;
+  std::mt19937_64 rng((static_cast<uint64_t>(rd()) << 32) ^ rd() ^
+                      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  uint64_t hi = rng(), lo = rng();
+  hi = (hi & ~0xf000ULL) | 0x4000ULL;
+  lo = (lo & ~(0xcULL << 60)) | (0x8ULL << 60);
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(hi >> 32),
+                static_cast<unsigned long long>((hi >> 16) & 0xffff), static_cast<unsigned long long>(hi & 0xffff),
+                static_cast<unsigned long long>(lo >> 48), static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return buf;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  return out;
+}
+
+int run_bench_command(const BenchCliOptions& opt) {
+  if (opt.specs.empty()) throw UserError("bench: give at least one SPEC file");
+  if (opt.db.empty()) throw UserError("bench: --db FILE is required (ktune's schedules come from it, results go to it)");
+  if (opt.threads < 0) throw UserError("bench: --threads: expected >= 0 (0 = every core), found " + std::to_string(opt.threads));
+  if (opt.rounds < 1) throw UserError("bench: --rounds: expected >= 1, found " + std::to_string(opt.rounds));
+  if (opt.min_repeats < 1) throw UserError("bench: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
+  if (opt.repeat_min_ms < 0) throw UserError("bench: --repeat-min-ms: expected >= 0");
+  if (opt.roofline_trials < 1) throw UserError("bench: --roofline-trials: expected >= 1");
+  if (opt.triad_mib < 0) throw UserError("bench: --triad-mib: expected >= 0 (0 = four times the last-level cache)");
+  const targets::Device host = targets::detect_host_device();
+  if (opt.device != "host" && opt.device != targets::device_key(host)) {
+    throw UserError("bench: --device: only this machine can be benchmarked (\"host\" or " + targets::device_key(host) +
+                    "), found \"" + opt.device + "\"");
+  }
+  std::vector<std::unique_ptr<subgraphs::SpecSubgraph>> owned;
+  std::vector<const subgraphs::Subgraph*> subgraphs;
+  for (const std::string& path : opt.specs) {
+    owned.push_back(subgraphs::load_spec_subgraph(path));
+    subgraphs.push_back(owned.back().get());
+  }
+
+  tuning_db::OpenOptions open;
+  open.versions = {KTUNE_VERSION, kHalideVersion};
+  tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
+
+  bench::BenchOptions options;
+  options.threads = opt.threads;
+  options.rounds = opt.rounds;
+  options.methods = split_list(opt.methods);
+  options.timing.min_repeats = opt.min_repeats;
+  options.timing.min_total_ms = opt.repeat_min_ms;
+  options.timing.max_repeats = std::max(options.timing.max_repeats, opt.min_repeats);
+  options.autoscheduler_timeout_ms = opt.autoscheduler_timeout_s * 1000;
+  options.run_timeout_ms = opt.run_timeout_s * 1000;
+  options.roofline.trials = opt.roofline_trials;
+  options.roofline.triad_elements = opt.triad_mib * (1 << 20) / 4;
+
+  const std::string uuid = new_bench_uuid();
+  const std::string command = command_line();
+  const auto start = std::chrono::steady_clock::now();
+  auto progress = [&](const std::string& line) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "[bench %6.1f s] %s\n", s, line.c_str());
+  };
+  progress("bench " + uuid + " on " + targets::describe(host));
+  db.upsert_device(search::device_record(host));
+  auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
+    const auto* sg = subgraphs[&s - report.subgraphs.data()];
+    db.upsert_workload(search::workload_record(*sg));
+    tuning_db::BenchResultRecord base;
+    base.bench_uuid = uuid;
+    base.workload_key = s.workload_key;
+    base.device_key = report.device_key;
+    for (const bench::MethodRow& row : s.rows) {
+      tuning_db::BenchResultRecord r = base;
+      r.method = row.method;
+      r.status = row.status;
+      if (row.status == "ok") {
+        r.median_ns = row.result.median_ns;
+        r.min_ns = row.result.min_ns;
+        r.iqr_ns = row.result.spread_ns;
+        r.repeats = row.result.repeats;
+      }
+      r.threads = report.threads;
+      r.detail = row.detail;
+      db.record_bench_result(r);
+    }
+    tuning_db::BenchResultRecord roof = base;
+    roof.method = "roofline";
+    roof.status = "ok";
+    roof.median_ns = s.roofline_ns;
+    roof.min_ns = s.roofline_ns;
+    roof.threads = report.threads;
+    roof.detail = report.roofline.describe();
+    db.record_bench_result(roof);
+  };
+  const bench::BenchReport report = bench::run_bench(subgraphs, &db, host, options, progress, store);
+  progress("done; " + std::to_string(report.subgraphs.size()) + " subgraph(s) stored in " + opt.db + " as bench " + uuid);
+
+  if (opt.format == "json") {
+    std::printf("%s\n", bench::to_json(report, command, uuid).dump(2).c_str());
+  } else if (opt.format == "markdown") {
+    std::printf("%s", bench::format_markdown(report, command).c_str());
+  } else {
+    std::printf("bench      %s\n%s", uuid.c_str(), bench::format_text(report).c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner register_bench(CLI::App& sub) {
+  auto opt = std::make_shared<BenchCliOptions>();
+  sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs");
+  sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it");
+  sub.add_option("--device", opt->device, "host (only this machine can be benchmarked)")->capture_default_str();
+  sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")->capture_default_str();
+  sub.add_option("--format", opt->format, "output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  sub.add_option("--methods", opt->methods,
+                 "comma-separated subset of ktune,ktune-heuristic,Adams2019,Mullapudi2016,Li2018,openblas,onednn "
+                 "(default: all)");
+  sub.add_option("--rounds", opt->rounds, "interleaved rounds per method")->capture_default_str();
+  sub.add_option("--min-repeats", opt->min_repeats, "timed runs at least, per round")->capture_default_str();
+  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time each method for at least this many ms per round")
+      ->capture_default_str();
+  sub.add_option("--autoscheduler-timeout", opt->autoscheduler_timeout_s,
+                 "seconds an autoscheduler may take to schedule and compile one subgraph")
+      ->capture_default_str();
+  sub.add_option("--run-timeout", opt->run_timeout_s, "seconds one isolated timed run may take")->capture_default_str();
+  sub.add_option("--roofline-trials", opt->roofline_trials, "trials of each roofline microbenchmark")->capture_default_str();
+  sub.add_option("--triad-mib", opt->triad_mib, "MiB per triad array (0 = four times the last-level cache)")
+      ->capture_default_str();
+  return [opt] { return run_bench_command(*opt); };
+}
+
+}  // namespace ktune::cli
