@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs ktune from BUILD_DIR into WORK/prefix, writes WORK/tuning.db with tiny_matmul
+# tuned (tiny_softmax is left untuned, so it takes the heuristic fallback), then builds and
+# runs the consumer project; finally checks that touching the database re-runs the export.
+#   run_consumer_test.sh BUILD_DIR CONSUMER_DIR EXPORT_TEST_DB DATA_DIR WORK CMAKE
+set -euo pipefail
+build_dir=$1 consumer=$2 make_db=$3 data=$4 work=$5 cmake=$6
+rm -rf "$work"
+mkdir -p "$work"
+
+"$cmake" --install "$build_dir" --prefix "$work/prefix" >/dev/null
+test -x "$work/prefix/bin/ktune"
+"$make_db" "$work/tuning.db" 250000 1000 "$data/tiny_matmul.json"
+
+"$cmake" -S "$consumer" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DKTUNE_TEST_DB="$work/tuning.db" -DKTUNE_TEST_SPECS="$data/tiny_matmul.json;$data/tiny_softmax.json"
+"$cmake" --build "$work/build" -j2
+"$work/build/consumer"
+
+manifest="$work/build/consumer_kernels/manifest.json"
+grep -q '"status": "tuned"' "$manifest"
+grep -q '"status": "fallback"' "$manifest"
+
+# A changed database re-runs the export.
+before=$(stat -c %Y "$manifest")
+sleep 1
+touch "$work/tuning.db"
+"$cmake" --build "$work/build" -j2
+after=$(stat -c %Y "$manifest")
+if [ "$before" = "$after" ]; then
+  echo "the export did not re-run after the database changed" >&2
+  exit 1
+fi
+"$work/build/consumer"
+echo "cmake package test passed"
