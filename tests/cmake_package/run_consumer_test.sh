@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs ktune from BUILD_DIR into WORK/prefix, writes WORK/tuning.db with tiny_matmul
 # tuned (tiny_softmax is left untuned, so it takes the heuristic fallback), then builds and
-# runs the consumer project; finally checks that touching the database re-runs the export.
+# runs the consumer project and the exported test_data/check.cc; finally checks that
+# touching the database re-runs the export.
 #   run_consumer_test.sh BUILD_DIR CONSUMER_DIR EXPORT_TEST_DB DATA_DIR WORK CMAKE
 set -euo pipefail
 build_dir=$1 consumer=$2 make_db=$3 data=$4 work=$5 cmake=$6
@@ -17,9 +18,15 @@ test -x "$work/prefix/bin/ktune"
 "$cmake" --build "$work/build" -j2
 "$work/build/consumer"
 
-manifest="$work/build/consumer_kernels/manifest.json"
+export_dir="$work/build/consumer_kernels"
+manifest="$export_dir/manifest.json"
 grep -q '"status": "tuned"' "$manifest"
 grep -q '"status": "fallback"' "$manifest"
+
+# The self-check the export writes beside its test data builds and passes, as documented.
+c++ -std=c++17 -O2 -I "$export_dir/include" "$export_dir/test_data/check.cc" \
+  "$export_dir/libconsumer_kernels.a" -lpthread -ldl -o "$work/check"
+"$work/check" "$export_dir/test_data"
 
 # A changed database re-runs the export.
 before=$(stat -c %Y "$manifest")

@@ -164,6 +164,11 @@ TEST_F(CmdExport, SchedulesAndTestDataBesideTheLibrary) {
   EXPECT_EQ(fs::file_size(dir_ / "lib" / "test_data" / "ktune_tiny_matmul" / "a.f32"), 64u * 96 * 4);
   EXPECT_EQ(fs::file_size(dir_ / "lib" / "test_data" / "ktune_tiny_matmul" / "c.ref.f32"), 64u * 128 * 4);
   EXPECT_EQ(fs::file_size(dir_ / "lib" / "test_data" / "ktune_tiny_softmax" / "y.ref.f32"), 64u * 256 * 4);
+  // The self-check program calls every function on its test data (tests/cmake_package runs it).
+  const std::string check = read_file(dir_ / "lib" / "test_data" / "check.cc");
+  EXPECT_THAT(check, HasSubstr("#include \"tiny_kernels.h\""));
+  EXPECT_THAT(check, HasSubstr("ktune_tiny_matmul(t_a, t_b, t_c)"));
+  EXPECT_THAT(check, HasSubstr("/ktune_tiny_softmax/y.ref.f32"));
 }
 
 TEST_F(CmdExport, FallbackErrorFailsNamingTheWorkloadAndWritesNothing) {

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "targets/c_identifier.h"
 #include "tools/ktune/commands.h"
+#include "tools/ktune/export_check_program.h"
 #include "tools/ktune/export_compile.h"
 #include "tools/ktune/export_files.h"
 #include "tools/ktune/export_plan.h"
@@ -101,7 +102,10 @@ int run_export(ExportOptions& opt) {
     for (const PlannedKernel& k : plan.kernels) {
       write_text(staging / schedule_source_file(k), schedule_source_text(k, plan));
     }
-    if (opt.test_data) write_test_data(plan, opt.seed, staging.string());
+    if (opt.test_data) {
+      write_test_data(plan, opt.seed, staging.string());
+      write_text(staging / "test_data" / "check.cc", check_program_text(plan, info));
+    }
     manifest = manifest_json(plan, info);
     write_text(staging / "manifest.json", manifest.dump(2) + "\n");
     commit(staging, out, opt.name);
