@@ -196,6 +196,12 @@ TEST_F(CmdExport, ExportAllByNameAndErrors) {
   EXPECT_EQ(run_ktune("export --db " + db_ + " --all --out " + out.string() + " --name bad-name").exit_code, 2);
   EXPECT_EQ(run_ktune("export --db " + db_ + " --all --out " + out.string() + " --fallback maybe").exit_code, 2);
   EXPECT_EQ(run_ktune("export --db /nonexistent.db --all --out " + out.string()).exit_code, 2);
+  EXPECT_EQ(run_ktune("export --db " + db_ + " --all --out " + db_).exit_code, 2);  // --out is a file
+
+  const auto help = run_ktune("export --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("--fallback"));
+  EXPECT_THAT(run_ktune("--help").out, HasSubstr("export"));
 }
 
 }  // namespace

@@ -71,8 +71,18 @@ int run_export(ExportOptions& opt) {
     throw UserError("export: --name \"" + opt.name + "\" must be a C identifier (letters, digits, '_'): it names the "
                     "library and its header");
   }
+  if (fs::exists(opt.out) && !fs::is_directory(opt.out)) {
+    throw UserError(format_user_error(opt.out, "--out", "exists and is not a directory"));
+  }
   opt.request.fallback = opt.fallback == "error" ? ExportFallback::kError : ExportFallback::kHeuristic;
   const ExportPlan plan = plan_export(opt.request);
+  for (const PlannedKernel& k : plan.kernels) {
+    if (k.tuned && k.best->stale) {
+      std::fprintf(stderr, "ktune: warning: the schedule of %s was measured by another ktune or Halide version "
+                   "(ktune %s, Halide %s); its time may not hold\n", k.workload_name.c_str(),
+                   k.best->measurement.ktune_version.c_str(), k.best->measurement.halide_version.c_str());
+    }
+  }
 
   if (!plan.untuned.empty()) {
     const bool refuse = opt.request.fallback == ExportFallback::kError;
