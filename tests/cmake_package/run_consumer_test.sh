@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs ktune from BUILD_DIR into WORK/prefix, writes WORK/tuning.db with tiny_matmul
 # tuned (tiny_softmax is left untuned, so it takes the heuristic fallback), then builds and
-# runs the consumer project and the exported test_data/check.cc; finally checks that
-# touching the database re-runs the export.
+# runs the consumer project and the exported test_data/check.cc; checks that touching the
+# database re-runs the export, and that FALLBACK error fails the build.
 #   run_consumer_test.sh BUILD_DIR CONSUMER_DIR EXPORT_TEST_DB DATA_DIR WORK CMAKE
 set -euo pipefail
 build_dir=$1 consumer=$2 make_db=$3 data=$4 work=$5 cmake=$6
@@ -39,4 +39,15 @@ if [ "$before" = "$after" ]; then
   exit 1
 fi
 "$work/build/consumer"
+
+# FALLBACK error: the untuned tiny_softmax fails the build, and the log names it.
+"$cmake" -S "$consumer" -B "$work/build_strict" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DKTUNE_TEST_DB="$work/tuning.db" -DKTUNE_TEST_SPECS="$data/tiny_matmul.json;$data/tiny_softmax.json" \
+  -DKTUNE_TEST_FALLBACK=error >/dev/null
+if "$cmake" --build "$work/build_strict" >"$work/strict.log" 2>&1; then
+  echo "FALLBACK error did not fail the build" >&2
+  exit 1
+fi
+grep -q "tiny_softmax" "$work/strict.log"
+test ! -e "$work/build_strict/consumer_kernels/manifest.json"
 echo "cmake package test passed"
