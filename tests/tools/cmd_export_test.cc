@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "scheduler/space.h"
@@ -202,6 +204,38 @@ TEST_F(CmdExport, ExportAllByNameAndErrors) {
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--fallback"));
   EXPECT_THAT(run_ktune("--help").out, HasSubstr("export"));
+}
+
+TEST_F(CmdExport, CollidingNamesGetDistinctFunctionsWhateverTheFlagOrder) {
+  // The same name at two shapes: two workloads, two functions, numbered by workload key.
+  const fs::path specs = dir_ / "specs";
+  fs::create_directories(specs);
+  auto spec = [&](const std::string& file, const std::string& name, int n) {
+    std::ofstream(specs / file) << R"({"name": ")" << name << R"(", "inputs": [{"name": "a", "shape": [8, )" << n
+                                << R"(]}, {"name": "b", "shape": [)" << n
+                                << R"(, 8]}], "ops": [{"op": "matmul", "inputs": ["a", "b"], "output": "c"}], "outputs": ["c"]})";
+    return (specs / file).string();
+  };
+  const std::string one = spec("one.json", "mm_x", 16), two = spec("two.json", "mm_x", 32);
+  auto functions = [&](const std::string& flags, const std::string& out) {
+    const auto r = run_ktune("export --db " + db_ + " " + flags + " --out " + (dir_ / out).string());
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    std::map<std::string, std::string> by_key;
+    const auto manifest = nlohmann::json::parse(read_file(dir_ / out / "manifest.json"));
+    for (const auto& k : manifest["kernels"]) {
+      by_key[k["workload_key"]] = k["function"];
+    }
+    return by_key;
+  };
+  const auto a = functions("--workload " + one + " --workload " + two, "order_a");
+  const auto b = functions("--workload " + two + " --workload " + one, "order_b");
+  EXPECT_EQ(a, b);
+  std::set<std::string> names;
+  for (const auto& [key, fn] : a) names.insert(fn);
+  EXPECT_EQ(names, (std::set<std::string>{"ktune_mm_x", "ktune_mm_x_2"}));
+  const std::string nm = run_capture("nm --defined-only " + (dir_ / "order_a" / "libktune_kernels.a").string());
+  EXPECT_EQ(definitions(nm, "ktune_mm_x"), 1);
+  EXPECT_EQ(definitions(nm, "ktune_mm_x_2"), 1);
 }
 
 }  // namespace
