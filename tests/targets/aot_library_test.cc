@@ -6,40 +6,17 @@
 
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
-#include <sstream>
 
 #include "common/error.h"
 #include "targets/aot_library.h"
 #include "targets/host_target.h"
+#include "tests/targets/archive_symbols.h"
 
 namespace ktune::targets {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string nm_defined(const std::string& archive) {
-  std::string out;
-  FILE* pipe = popen(("nm --defined-only " + archive + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  pclose(pipe);
-  return out;
-}
-
-int definitions(const std::string& nm, const std::string& symbol) {
-  int count = 0;
-  std::istringstream lines(nm);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string address, kind, name;
-    if (words >> address >> kind >> name && name == symbol) ++count;
-  }
-  return count;
-}
 
 // A small parallel, vectorized kernel: out(x, y) = in(x, y) * scale + y.
 AotKernel scale_kernel(const std::string& function, float scale) {
@@ -68,12 +45,9 @@ TEST_F(AotLibrary, OneRuntimeForAllKernels) {
   EXPECT_EQ(s.kernels, 2);
   ASSERT_EQ(s.objects.size(), 3u);
   EXPECT_EQ(s.archive_bytes, static_cast<int64_t>(fs::file_size(archive)));
-  const std::string nm = nm_defined(archive);
-  EXPECT_EQ(definitions(nm, "k_one"), 1) << nm;
-  EXPECT_EQ(definitions(nm, "k_two"), 1);
-  EXPECT_EQ(definitions(nm, "halide_malloc"), 1);
-  EXPECT_EQ(definitions(nm, "halide_do_par_for"), 1);
-  EXPECT_EQ(definitions(nm, "halide_error"), 1);
+  for (const char* symbol : {"k_one", "k_two", "halide_malloc", "halide_do_par_for", "halide_error"}) {
+    EXPECT_EQ(testing::defined_symbol_count(archive, symbol), 1) << symbol;
+  }
 }
 
 TEST_F(AotLibrary, RefusesBadNamesAndTargets) {

@@ -20,6 +20,7 @@
 #include "scheduler/target_info.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
+#include "tests/targets/archive_symbols.h"
 #include "tests/tools/cli_runner.h"
 
 namespace ktune {
@@ -47,18 +48,6 @@ std::string read_file(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// Lines of `nm --defined-only` output that define `symbol` (strong or weak).
-int definitions(const std::string& nm_output, const std::string& symbol) {
-  int n = 0;
-  std::istringstream lines(nm_output);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string address, kind, name;
-    if (words >> address >> kind >> name && name == symbol && kind != "U") ++n;
-  }
-  return n;
 }
 
 std::string schedule_hash(const char* spec, bool naive) {
@@ -96,13 +85,11 @@ TEST_F(CmdExport, ArchiveHoldsEveryFunctionAndOneRuntime) {
   ASSERT_EQ(export_.exit_code, 0) << export_.out;
   const fs::path archive = dir_ / "lib" / "libtiny_kernels.a";
   ASSERT_TRUE(fs::exists(archive));
-  const std::string nm = run_capture("nm --defined-only " + archive.string());
-  EXPECT_EQ(definitions(nm, "ktune_tiny_matmul"), 1) << nm;
-  EXPECT_EQ(definitions(nm, "ktune_tiny_softmax"), 1);
-  // The runtime is there exactly once, however many kernels use it.
-  EXPECT_EQ(definitions(nm, "halide_malloc"), 1);
-  EXPECT_EQ(definitions(nm, "halide_do_par_for"), 1);
-  EXPECT_EQ(definitions(nm, "halide_error"), 1);
+  // Each function once, and the runtime exactly once however many kernels use it.
+  for (const char* symbol : {"ktune_tiny_matmul", "ktune_tiny_softmax", "halide_malloc", "halide_do_par_for",
+                             "halide_error"}) {
+    EXPECT_EQ(testing::defined_symbol_count(archive.string(), symbol), 1) << symbol;
+  }
   // The staging folder is gone.
   for (const auto& entry : fs::directory_iterator(dir_ / "lib")) {
     EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr(".ktune-export")));
@@ -233,9 +220,9 @@ TEST_F(CmdExport, CollidingNamesGetDistinctFunctionsWhateverTheFlagOrder) {
   std::set<std::string> names;
   for (const auto& [key, fn] : a) names.insert(fn);
   EXPECT_EQ(names, (std::set<std::string>{"ktune_mm_x", "ktune_mm_x_2"}));
-  const std::string nm = run_capture("nm --defined-only " + (dir_ / "order_a" / "libktune_kernels.a").string());
-  EXPECT_EQ(definitions(nm, "ktune_mm_x"), 1);
-  EXPECT_EQ(definitions(nm, "ktune_mm_x_2"), 1);
+  const std::string archive = (dir_ / "order_a" / "libktune_kernels.a").string();
+  EXPECT_EQ(testing::defined_symbol_count(archive, "ktune_mm_x"), 1);
+  EXPECT_EQ(testing::defined_symbol_count(archive, "ktune_mm_x_2"), 1);
 }
 
 }  // namespace

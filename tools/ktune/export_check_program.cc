@@ -3,7 +3,6 @@
 #include <sstream>
 
 #include "subgraphs/compare.h"
-#include "targets/c_identifier.h"
 
 namespace ktune::cli {
 namespace {
@@ -94,10 +93,7 @@ std::string check_program_text(const ExportPlan& plan, const ExportInfo& info) {
     << "  const std::string dir = argv[1];\n"
     << "  int failed = 0;\n";
   for (const PlannedKernel& k : plan.kernels) {
-    std::vector<std::string> names;
-    for (const auto& t : k.subgraph->inputs()) names.push_back(t.name);
-    for (const auto& t : k.subgraph->outputs()) names.push_back(t.name);
-    const std::vector<std::string> params = targets::unique_c_identifiers(names, "");
+    const std::vector<std::string> params = parameter_names(k);
     const std::string d = "dir + \"/" + test_data_dir(k).substr(std::string("test_data/").size()) + "/";
     p << "  {  // " << k.workload_name << "\n";
     size_t i = 0;

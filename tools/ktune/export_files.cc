@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "search/progress.h"
 #include "targets/c_identifier.h"
 
 namespace ktune::cli {
@@ -23,23 +24,6 @@ nlohmann::ordered_json tensors_json(const std::vector<subgraphs::TensorInfo>& te
   return out;
 }
 
-std::string time_text(double ns) {
-  char buf[64];
-  if (ns < 0) return "-";
-  if (ns < 1e4) std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  else if (ns < 1e7) std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-  return buf;
-}
-
-// Parameter names of one function: the tensor names as identifiers, distinct.
-std::vector<std::string> parameter_names(const PlannedKernel& k) {
-  std::vector<std::string> names;
-  for (const auto& t : k.subgraph->inputs()) names.push_back(t.name);
-  for (const auto& t : k.subgraph->outputs()) names.push_back(t.name);
-  return targets::unique_c_identifiers(names, "");
-}
-
 void write_floats(const fs::path& path, const std::vector<float>& data) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size() * sizeof(float)));
@@ -53,6 +37,13 @@ std::string guard_of(const std::string& name) {
 }
 
 }  // namespace
+
+std::vector<std::string> parameter_names(const PlannedKernel& k) {
+  std::vector<std::string> names;
+  for (const auto& t : k.subgraph->inputs()) names.push_back(t.name);
+  for (const auto& t : k.subgraph->outputs()) names.push_back(t.name);
+  return targets::unique_c_identifiers(names, "");
+}
 
 std::string library_file(const std::string& name) { return "lib" + name + ".a"; }
 std::string header_file(const std::string& name) { return "include/" + name + ".h"; }
@@ -88,8 +79,8 @@ std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
     h << "//   schedule " << k.schedule_hash;
     if (k.tuned) {
       const auto& m = k.best->measurement;
-      h << " (tuned): median " << time_text(m.median_ns.value_or(-1)) << ", spread "
-        << time_text(m.spread_ns.value_or(-1)) << " on device " << plan.device_key << "\n";
+      h << " (tuned): median " << search::format_ns(m.median_ns.value_or(-1)) << ", spread "
+        << search::format_ns(m.spread_ns.value_or(-1)) << " on device " << plan.device_key << "\n";
     } else {
       h << " (FALLBACK: " << k.fallback << " schedule, not measured; " << k.fallback_reason << ")\n";
     }
@@ -166,8 +157,8 @@ std::string manifest_table(const nlohmann::ordered_json& manifest) {
     const double spread = tuned ? k["spread_ns"].get<double>() : -1;
     std::snprintf(line, sizeof line, "%-28s %-20s %-22s %-14s %10s %10s\n", k["function"].get<std::string>().c_str(),
                   k["workload"].get<std::string>().c_str(), status.c_str(),
-                  k["schedule_hash"].get<std::string>().substr(0, 12).c_str(), time_text(median).c_str(),
-                  time_text(spread).c_str());
+                  k["schedule_hash"].get<std::string>().substr(0, 12).c_str(), search::format_ns(median).c_str(),
+                  search::format_ns(spread).c_str());
     t << line;
   }
   return t.str();

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tools/ktune/export_plan.h"
 
@@ -22,6 +23,10 @@ struct ExportInfo {
   bool test_data = false;      // seeded inputs and references were written
   uint64_t seed = 1;           // their seed
 };
+
+// Parameter names of a kernel's function, inputs then outputs: the tensor names made C
+// identifiers and distinct. The header and the test-data files use them.
+std::vector<std::string> parameter_names(const PlannedKernel& k);
 
 // Paths inside the export directory, relative to it.
 std::string library_file(const std::string& name);           // "lib<name>.a"
