@@ -30,6 +30,7 @@ CommandRunner register_show(CLI::App& subcommand);
 CommandRunner register_space(CLI::App& subcommand);
 CommandRunner register_tune(CLI::App& subcommand);
 CommandRunner register_query(CLI::App& subcommand);
+CommandRunner register_export(CLI::App& subcommand);
 CommandRunner register_db(CLI::App& subcommand);
 CommandRunner register_devices(CLI::App& subcommand);
 CommandRunner register_measure(CLI::App& subcommand);

@@ -23,6 +23,8 @@ const std::vector<CommandEntry>& command_table() {
        ktune::cli::register_tune},
       {"query", "The best stored schedule of a workload on a device, as JSON, Halide source or CMake",
        ktune::cli::register_query},
+      {"export", "Compile the tuned kernels of a database into one static library, header and manifest",
+       ktune::cli::register_export},
       {"space", "Sample, validate and print schedules of a subgraph; --stats measures acceptance",
        ktune::cli::register_space},
       {"db", "Inspect and maintain a tuning database: stats, best, merge, prune, vacuum, ...",

@@ -1,0 +1,163 @@
+#include "tools/ktune/export_plan.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "common/error.h"
+#include "search/db_records.h"
+#include "subgraphs/spec_subgraph.h"
+#include "targets/c_identifier.h"
+#include "targets/host_detect.h"
+#include "tools/ktune/commands.h"
+#include "tools/ktune/workload_records.h"
+#include "tuning_db/tuning_db.h"
+
+namespace ktune::cli {
+namespace {
+
+struct Requested {
+  std::shared_ptr<const subgraphs::Subgraph> subgraph;
+  std::string name;
+};
+
+bool is_spec_path(const std::string& s) { return s.size() > 5 && s.substr(s.size() - 5) == ".json"; }
+
+std::shared_ptr<const subgraphs::Subgraph> rebuild(const tuning_db::WorkloadRecord& w, const std::string& db_path) {
+  std::shared_ptr<const subgraphs::Subgraph> sg = search::subgraph_from_record(w);
+  if (!sg) {
+    throw UserError(format_user_error(db_path, "workloads." + w.name,
+                                      "cannot rebuild workload " + w.key + " from its stored spec; pass its spec file"));
+  }
+  return sg;
+}
+
+std::vector<Requested> resolve_workloads(const ExportRequest& req, tuning_db::TuningDb& db,
+                                         const std::string& device_key) {
+  std::vector<Requested> out;
+  if (req.all) {
+    for (const tuning_db::BestEntry& b : db.best_all()) {
+      if (b.device_key != device_key) continue;
+      for (const tuning_db::WorkloadRecord& w : db.find_workloads(b.workload_key)) {
+        if (w.key == b.workload_key) out.push_back({rebuild(w, req.db_path), w.name});
+      }
+    }
+  }
+  for (const std::string& wanted : req.workloads) {
+    if (is_spec_path(wanted)) {
+      std::shared_ptr<const subgraphs::Subgraph> sg = subgraphs::load_spec_subgraph(wanted);
+      out.push_back({sg, sg->name()});
+      continue;
+    }
+    const std::vector<tuning_db::WorkloadRecord> found = db.find_workloads(wanted);
+    if (found.empty()) {
+      throw UserError("export: --workload \"" + wanted + "\": no workload with this name or key in " + req.db_path +
+                      " (pass a spec file to export a workload the database does not hold)");
+    }
+    if (found.size() > 1) {
+      std::string msg = "export: --workload \"" + wanted + "\" matches " + std::to_string(found.size()) +
+                        " workloads; give a key:";
+      for (const auto& w : found) msg += "\n  " + w.key + " " + w.name + " " + w.shapes;
+      throw UserError(msg);
+    }
+    out.push_back({rebuild(found[0], req.db_path), found[0].name});
+  }
+  for (const Requested& r : out) {
+    if (r.subgraph->kind() != "spec") {
+      throw UserError("export: workload " + r.name + " comes from a Halide Generator; ktune exports spec workloads " +
+                      "only (use `ktune query --format halide` to schedule the Generator in its own build)");
+    }
+  }
+  // One kernel per workload key, in a stable order whatever the order of the flags.
+  std::sort(out.begin(), out.end(), [](const Requested& a, const Requested& b) {
+    return std::tie(a.name, a.subgraph->key().key) < std::tie(b.name, b.subgraph->key().key);
+  });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const Requested& a, const Requested& b) { return a.subgraph->key().key == b.subgraph->key().key; }),
+            out.end());
+  if (out.empty()) {
+    throw UserError(req.all ? "export: --all: no workload of " + req.db_path + " is tuned on device " + device_key
+                            : std::string("export: give --workload NAME|KEY|SPEC (repeatable) or --all"));
+  }
+  return out;
+}
+
+// The stored best, applied and lowered; the reason it cannot be used otherwise.
+std::string try_tuned(PlannedKernel& k, tuning_db::TuningDb& db, const std::string& device_key,
+                      const scheduler::Space& space, const std::string& halide_target) {
+  std::optional<tuning_db::BestEntry> best = db.best(k.workload_key, device_key);
+  if (!best) return "no ok measurement on device " + device_key;
+  scheduler::Schedule schedule;
+  try {
+    schedule = scheduler::Schedule::from_json(nlohmann::json::parse(best->schedule_json),
+                                              "schedule " + best->schedule_hash);
+  } catch (const std::exception& e) {
+    return std::string("the stored schedule does not parse: ") + e.what();
+  }
+  scheduler::ApplyResult applied = scheduler::apply(schedule, *k.subgraph, space.analysis());
+  if (!applied.ok) return "the stored schedule no longer applies: " + applied.error;
+  if (auto err = scheduler::lower(applied, halide_target)) return "the stored schedule no longer lowers: " + *err;
+  k.tuned = true;
+  k.best = std::move(best);
+  k.schedule = std::move(schedule);
+  k.applied = std::move(applied);
+  return "";
+}
+
+}  // namespace
+
+ExportPlan plan_export(const ExportRequest& req) {
+  if (req.db_path.empty()) throw UserError("export: --db FILE is required");
+  if (!std::filesystem::exists(req.db_path)) throw UserError(format_user_error(req.db_path, "", "no such database"));
+  tuning_db::OpenOptions open;
+  open.mode = sqlite::OpenMode::kReadOnly;
+  open.versions = {KTUNE_VERSION, kHalideVersion};
+  tuning_db::TuningDb db = tuning_db::TuningDb::open(req.db_path, open);
+
+  ExportPlan plan;
+  plan.device_key = resolve_device_key(req.device);
+  scheduler::TargetInfo target;
+  if (req.device == "host") {
+    const targets::Device host = targets::detect_host_device();
+    target = scheduler::target_info_from_device(host);
+    plan.halide_target = host.halide_target;
+  } else {
+    target = target_of(db, plan.device_key);  // UserError for an unknown key
+    plan.halide_target = db.find_device(plan.device_key)->target;
+  }
+
+  const std::vector<Requested> requested = resolve_workloads(req, db, plan.device_key);
+  std::vector<std::string> names;
+  for (const Requested& r : requested) names.push_back(r.name);
+  const std::vector<std::string> functions = targets::unique_c_identifiers(names, "ktune_");
+
+  for (size_t i = 0; i < requested.size(); ++i) {
+    PlannedKernel k;
+    k.function = functions[i];
+    k.subgraph = requested[i].subgraph;
+    k.workload_name = requested[i].name;
+    k.workload_key = k.subgraph->key().key;
+    const scheduler::Space space(scheduler::analyze(*k.subgraph, target));
+    const std::string reason = try_tuned(k, db, plan.device_key, space, plan.halide_target);
+    if (!k.tuned) {
+      plan.untuned.push_back(k.workload_name + " (" + k.workload_key + "): " + reason);
+      if (req.fallback == ExportFallback::kError) continue;
+      k.fallback = "heuristic";
+      k.fallback_reason = reason;
+      k.schedule = space.heuristic();
+      k.applied = scheduler::apply(k.schedule, *k.subgraph, space.analysis());
+      if (!k.applied.ok) {
+        throw std::runtime_error("the heuristic schedule of " + k.workload_name + " does not apply: " + k.applied.error);
+      }
+    }
+    k.schedule_hash = k.schedule.hash();
+    plan.kernels.push_back(std::move(k));
+  }
+  if (req.fallback == ExportFallback::kError && !plan.untuned.empty()) plan.kernels.clear();
+  return plan;
+}
+
+}  // namespace ktune::cli
