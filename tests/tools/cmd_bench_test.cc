@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <set>
 
 #include "subgraphs/spec_subgraph.h"
@@ -128,12 +129,30 @@ TEST_F(CmdBench, MarkdownHasTheTableAndTheCommandLine) {
   EXPECT_NE(r.out.find("| geometric mean of ratios |"), std::string::npos) << r.out;
 }
 
-TEST_F(CmdBench, BadInputIsAUsageError) {
+// Needs no tuned database: these fail before measuring anything.
+TEST(CmdBenchUsage, BadInputIsAUsageError) {
+  const std::string db = ::testing::TempDir() + "/bench_usage_" + std::to_string(getpid()) + ".db";
   EXPECT_EQ(run_ktune("bench " + data("tiny_matmul.json")).exit_code, 2);  // no --db
-  const auto bad = run_ktune("bench " + data("tiny_matmul.json") + " --db " + db_ + " --methods ktune,Halide2030");
+  const auto bad = run_ktune("bench " + data("tiny_matmul.json") + " --db " + db + " --methods ktune,Halide2030");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.out.find("Halide2030"), std::string::npos) << bad.out;
-  EXPECT_EQ(run_ktune("bench " + data("tiny_matmul.json") + " --db " + db_ + " --device gpu0").exit_code, 2);
+  const auto device = run_ktune("bench " + data("tiny_matmul.json") + " --db " + db + " --device gpu0");
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_NE(device.out.find("--device"), std::string::npos) << device.out;
+  EXPECT_EQ(run_ktune("bench " + data("tiny_matmul.json") + " --db " + db + " --rounds 0").exit_code, 2);
+  EXPECT_EQ(run_ktune("bench " + data("missing.json") + " --db " + db).exit_code, 2);
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+}
+
+TEST(CmdBenchUsage, HelpListsTheCommandAndItsDefaults) {
+  const auto top = run_ktune("--help");
+  EXPECT_NE(top.out.find("bench"), std::string::npos) << top.out;
+  const auto help = run_ktune("bench --help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* flag : {"--db", "--threads INT=0", "--format TEXT:{text,json,markdown}=text", "--methods", "--rounds INT=3",
+                           "--autoscheduler-timeout"}) {
+    EXPECT_NE(help.out.find(flag), std::string::npos) << flag << "\n" << help.out;
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -92,6 +93,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
   report.machine_params = machine_params_for(device, report.threads);
   report.timing = options.timing;
   report.rounds = std::max(1, options.rounds);
+  if (const char* policy = std::getenv("OMP_WAIT_POLICY")) report.openmp_wait_policy = policy;
 
   progress("measuring the roofline (peak FLOP/s, triad bandwidth) with " + std::to_string(report.threads) + " threads");
   RooflineOptions roofline = options.roofline;

@@ -76,6 +76,7 @@ struct BenchReport {
   Roofline roofline;               // the measured limits
   measure::TimingProtocol timing;  // the protocol used
   int rounds = 0;                  // interleaved rounds
+  std::string openmp_wait_policy;  // OMP_WAIT_POLICY oneDNN's threads ran with; empty: the default
   std::vector<SubgraphBench> subgraphs;
 };
 

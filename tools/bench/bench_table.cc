@@ -91,7 +91,8 @@ std::map<std::string, std::pair<double, int>> geomean_ratios(const BenchReport& 
 std::string format_text(const BenchReport& report) {
   std::string out;
   out += "device     " + report.device_description + "\n";
-  out += "threads    " + std::to_string(report.threads) + " (Halide, OpenBLAS, oneDNN, microbenchmarks)\n";
+  out += "threads    " + std::to_string(report.threads) + " (Halide, OpenBLAS, oneDNN, microbenchmarks); OMP_WAIT_POLICY " +
+         (report.openmp_wait_policy.empty() ? "default" : report.openmp_wait_policy) + "\n";
   out += "roofline   " + report.roofline.describe() + "\n";
   out += "autosched  MachineParams " + report.machine_params.to_string() + " (parallelism, LLC bytes, balance)\n";
   out += "protocol   " + protocol_text(report) + "\n";
@@ -128,7 +129,8 @@ std::string format_markdown(const BenchReport& report, const std::string& comman
   std::string out;
   out += "```\n" + command_line + "\n```\n\n";
   out += "Device: " + report.device_description + ". Threads: " + std::to_string(report.threads) +
-         " for every method. Roofline: " + report.roofline.describe() +
+         " for every method (OpenMP wait policy of oneDNN: " +
+         (report.openmp_wait_policy.empty() ? "default" : report.openmp_wait_policy) + "). Roofline: " + report.roofline.describe() +
          ". Autoscheduler MachineParams: " + report.machine_params.to_string() + ". Protocol: " +
          protocol_text(report) + ".\n\n";
   out += "Cells: median ms (percent of roofline) and, for other methods, the ratio method / ktune "
@@ -187,6 +189,7 @@ nlohmann::json to_json(const BenchReport& report, const std::string& command_lin
   j["bandwidth_bytes_per_s"] = report.roofline.bandwidth_bytes;
   j["ratio_convention"] = "method median / ktune median; > 1 means ktune is faster";
   j["rounds"] = report.rounds;
+  j["openmp_wait_policy"] = report.openmp_wait_policy;
   nlohmann::json subs = nlohmann::json::array();
   for (const SubgraphBench& s : report.subgraphs) {
     nlohmann::json rows = nlohmann::json::array();

@@ -52,8 +52,8 @@ float apply_step(const EltwiseStep& step, float v, float operand) {
   const std::string& op = step.op;
   if (op == "relu") return v > 0 ? v : 0;
   if (op == "gelu") {
-    const double u = 0.7978845608028654 * (v + 0.044715 * double(v) * v * v);
-    return static_cast<float>(0.5 * v * (1.0 + std::tanh(u)));
+    const float u = 0.7978845608f * (v + 0.044715f * v * v * v);
+    return 0.5f * v * (1.0f + std::tanh(u));
   }
   if (op == "sigmoid") return 1.0f / (1.0f + std::exp(-v));
   if (op == "tanh") return std::tanh(v);

@@ -1,10 +1,13 @@
 // The OpenBLAS baseline: cblas_sgemm for matrix products (a loop of sgemm calls over the
 // batch), cblas_sgemv against a vector of ones for row and column sums. BLAS cannot fuse a
-// bias or an activation, so those run afterwards as a separate serial C++ pass over the
-// output, which the detail column says.
+// bias or an activation, so those run afterwards as a separate C++ pass over the output,
+// split across the same number of threads, which the detail column says.
 #include <cblas.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "tools/bench/library_kernel.h"
 
@@ -13,7 +16,7 @@ namespace {
 
 class SgemmKernel : public LibraryKernel {
  public:
-  explicit SgemmKernel(LibraryPlan plan) : plan_(std::move(plan)) {}
+  SgemmKernel(LibraryPlan plan, int threads) : plan_(std::move(plan)), threads_(std::max(1, threads)) {}
 
   void run(const std::vector<const float*>& in, float* out) override {
     const LibraryPlan& p = plan_;
@@ -25,19 +28,29 @@ class SgemmKernel : public LibraryKernel {
                   p.transpose_b ? p.k : p.n, 0.0f, out + i * p.m * p.n, p.n);
     }
     if (p.bias < 0 && p.steps.empty()) return;
-    // The epilogue pass: bias over N, then the elementwise steps.
+    // The epilogue pass: bias over N, then the elementwise steps, on threads_ threads.
     const float* bias = p.bias >= 0 ? in[p.bias] : nullptr;
     const int64_t total = p.batch * p.m * p.n;
-    for (int64_t i = 0; i < total; ++i) {
-      float v = out[i];
-      if (bias) v += bias[i % p.n];
-      for (const EltwiseStep& s : p.steps) v = apply_step(s, v, s.operand >= 0 ? in[s.operand][i] : 0.0f);
-      out[i] = v;
+    auto pass = [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) {
+        float v = out[i];
+        if (bias) v += bias[i % p.n];
+        for (const EltwiseStep& s : p.steps) v = apply_step(s, v, s.operand >= 0 ? in[s.operand][i] : 0.0f);
+        out[i] = v;
+      }
+    };
+    const int64_t chunk = (total + threads_ - 1) / threads_;
+    std::vector<std::thread> helpers;
+    for (int t = 1; t < threads_; ++t) {
+      helpers.emplace_back(pass, std::min(total, t * chunk), std::min(total, (t + 1) * chunk));
     }
+    pass(0, std::min(total, chunk));
+    for (std::thread& h : helpers) h.join();
   }
 
  private:
   LibraryPlan plan_;
+  int threads_;  // threads of the epilogue pass
 };
 
 class SgemvSumKernel : public LibraryKernel {
@@ -68,10 +81,10 @@ LibraryMethod openblas_method(const PlanMatch& match) {
   const LibraryPlan plan = *match.plan;
   if (plan.kind == PlanKind::kMatmul) {
     m.routine = plan.batch > 1 ? "cblas_sgemm x " + std::to_string(plan.batch) + " (batch loop)" : "cblas_sgemm";
-    if (plan.bias >= 0 || !plan.steps.empty()) m.routine += "; bias/activation in a separate serial C++ pass (BLAS cannot fuse them)";
+    if (plan.bias >= 0 || !plan.steps.empty()) m.routine += "; bias/activation in a separate C++ pass over the output on the same threads (BLAS cannot fuse them)";
     m.make = [plan](int threads) -> std::unique_ptr<LibraryKernel> {
       openblas_set_num_threads(threads);
-      return std::make_unique<SgemmKernel>(plan);
+      return std::make_unique<SgemmKernel>(plan, threads);
     };
   } else if (plan.kind == PlanKind::kReduceSum) {
     m.routine = plan.reduce_axis == 0 ? "cblas_sgemv (m^T . ones)" : "cblas_sgemv (m . ones)";

@@ -8,7 +8,10 @@
 // input.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -45,6 +48,42 @@ struct BenchCliOptions {
   int roofline_trials = 5;         // trials of each microbenchmark
   int64_t triad_mib = 0;           // triad array size; 0 = from the LLC
 };
+
+// The arguments of this process, from /proc/self/cmdline.
+std::vector<std::string> process_arguments() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> args;
+  std::string word;
+  for (char c : raw) {
+    if (c == '\0') {
+      args.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  return args;
+}
+
+// oneDNN runs on OpenMP, whose idle threads spin by default; on a machine whose cores are
+// shared (two cores, other processes running) a spinning thread starves the one its
+// barrier waits for, and oneDNN's calls stall for whole scheduler ticks (4 ms steps). Halide's
+// and ktune's thread pools sleep when idle, so the bench gives OpenMP the same policy.
+// libgomp reads OMP_WAIT_POLICY when it is loaded, before main, so setting it means starting
+// the process again; a policy the user set is kept.
+void ensure_openmp_wait_policy() {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  std::vector<std::string> args = process_arguments();
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  execv("/proc/self/exe", argv.data());
+  // If exec fails the bench still runs, with OpenMP's default policy (printed in the output).
+}
 
 // The command line as typed, from /proc/self/cmdline.
 std::string command_line() {
@@ -105,6 +144,7 @@ int run_bench_command(const BenchCliOptions& opt) {
   if (opt.repeat_min_ms < 0) throw UserError("bench: --repeat-min-ms: expected >= 0");
   if (opt.roofline_trials < 1) throw UserError("bench: --roofline-trials: expected >= 1");
   if (opt.triad_mib < 0) throw UserError("bench: --triad-mib: expected >= 0 (0 = four times the last-level cache)");
+  ensure_openmp_wait_policy();
   const targets::Device host = targets::detect_host_device();
   if (opt.device != "host" && opt.device != targets::device_key(host)) {
     throw UserError("bench: --device: only this machine can be benchmarked (\"host\" or " + targets::device_key(host) +
@@ -141,6 +181,7 @@ int run_bench_command(const BenchCliOptions& opt) {
     std::fprintf(stderr, "[bench %6.1f s] %s\n", s, line.c_str());
   };
   progress("bench " + uuid + " on " + targets::describe(host));
+  progress(std::string("OMP_WAIT_POLICY=") + std::getenv("OMP_WAIT_POLICY") + " for oneDNN's OpenMP threads");
   db.upsert_device(search::device_record(host));
   auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
     const auto* sg = subgraphs[&s - report.subgraphs.data()];
