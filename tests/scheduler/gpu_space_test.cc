@@ -19,26 +19,33 @@ namespace {
 // few; KTUNE_GPU_SAMPLES overrides it for acceptance-rate runs.
 int samples_per_case() {
   const char* env = std::getenv("KTUNE_GPU_SAMPLES");
-  return env ? std::max(1, std::atoi(env)) : 10;
+  return env ? std::max(1, std::atoi(env)) : 15;
 }
 
-// How many schedules stage some Func at a block (shared memory or Halide's choice) and
-// how many hold one in a thread.
-std::pair<int, int> staging_counts(const std::vector<Schedule>& schedules, const Space& space) {
-  int block = 0, thread = 0;
+// How many schedules stage some Func at a block (shared memory or Halide's choice), hold
+// one in a thread, and keep one in registers.
+struct StagingCounts {
+  int block = 0;
+  int thread = 0;
+  int registers = 0;
+};
+
+StagingCounts staging_counts(const std::vector<Schedule>& schedules) {
+  StagingCounts c;
   for (const Schedule& s : schedules) {
-    bool b = false, t = false;
+    bool b = false, t = false, r = false;
     for (const FuncSchedule& f : s.funcs) {
       if (f.compute.kind != ComputeLocation::Kind::kAt) continue;
       const StageSchedule host = s.find(f.compute.consumer)->stage_or_empty(f.compute.consumer_stage);
       const bool at_thread = std::find(host.gpu.threads.begin(), host.gpu.threads.end(), f.compute.loop) != host.gpu.threads.end();
       (at_thread ? t : b) = true;
+      r |= f.stage_or_empty(0).gpu.memory == "register";
     }
-    block += b;
-    thread += t;
+    c.block += b;
+    c.thread += t;
+    c.registers += r;
   }
-  (void)space;
-  return {block, thread};
+  return c;
 }
 
 struct Case {
@@ -83,11 +90,11 @@ TEST_P(GpuSpaceTest, SampledSchedulesLowerForCuda) {
   const double rate = static_cast<double>(accepted) / schedules.size();
   std::string rejected;
   for (const auto& [name, count] : counts.rejected) rejected += " " + name + "=" + std::to_string(count);
-  const auto [block, thread] = staging_counts(schedules, space);
+  const StagingCounts staged = staging_counts(schedules);
   std::printf("[gpu acceptance] %s on %s (%s): %d of %zu lowered (%.1f%%); validators passed %zu of %d draws;%s; "
-              "%d stage a Func at a block, %d in a thread\n",
+              "%d stage a Func at a block, %d in a thread, %d in registers\n",
               GetParam().subgraph, GetParam().device, target.halide_target.c_str(), accepted, schedules.size(),
-              100 * rate, schedules.size(), draws, rejected.c_str(), block, thread);
+              100 * rate, schedules.size(), draws, rejected.c_str(), staged.block, staged.thread, staged.registers);
   EXPECT_GE(rate, 0.99) << first_error;
   // The validators pass most draws: the sampler follows the rules they enforce.
   EXPECT_GE(static_cast<double>(n) / draws, 0.5);
