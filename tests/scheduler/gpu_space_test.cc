@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "scheduler/gpu_mapping.h"
 #include "tests/scheduler/gpu_test_support.h"
 
 namespace ktune::scheduler {
