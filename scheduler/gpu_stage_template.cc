@@ -32,9 +32,24 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
   for (const LoopAnalysis& l : sa.loops) (l.is_reduction ? reduction : pure).push_back(&l);
   if (pure.empty()) return st;
 
-  std::vector<std::string> threads, outer;  // innermost first
+  std::vector<std::string> threads, outer, tile;  // innermost first
   thread_split(st, *pure[0], c.threads_x, threads, outer);
-  if (pure.size() > 1) thread_split(st, *pure[1], c.threads_y, threads, outer);
+  if (pure.size() > 1) {
+    const LoopAnalysis& y = *pure[1];
+    const int64_t r = c.rows_per_thread;
+    if (r >= 2 && r <= 8 && 2 * r <= y.extent) {
+      // Rows per thread first; the threads then split what is left of the loop.
+      LoopAnalysis rest = y;
+      rest.name = piece(y.name, "_t");
+      rest.extent = (y.extent + r - 1) / r;
+      st.splits.push_back({y.name, rest.name, piece(y.name, "_r"), r});
+      tile.push_back(piece(y.name, "_r"));
+      st.unroll.push_back(piece(y.name, "_r"));
+      thread_split(st, rest, c.threads_y, threads, outer);
+    } else {
+      thread_split(st, y, c.threads_y, threads, outer);
+    }
+  }
   for (size_t i = 2; i < pure.size(); ++i) outer.push_back(pure[i]->name);
   if (kernel && outer.empty()) {
     // Everything fits in one block's threads: the second loop becomes the block loop, or the
@@ -42,7 +57,7 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
     if (pure.size() > 1 && threads.size() > 1) {
       outer.push_back(threads.back());
       threads.pop_back();
-    } else if (pure[0]->extent >= 2 && st.splits.empty()) {
+    } else if (pure[0]->extent >= 2 && st.splits.empty() && tile.empty()) {
       int64_t f = 1;
       while (f * 2 < pure[0]->extent) f *= 2;
       st.splits.push_back({pure[0]->name, piece(pure[0]->name, "_o"), piece(pure[0]->name, "_i"), f});
@@ -64,7 +79,8 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
       red.push_back(r.name);
     }
   }
-  st.order = red;
+  st.order = tile;
+  st.order.insert(st.order.end(), red.begin(), red.end());
   st.order.insert(st.order.end(), threads.begin(), threads.end());
   st.order.insert(st.order.end(), outer.begin(), outer.end());
   st.gpu.threads = threads;

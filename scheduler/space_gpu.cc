@@ -62,6 +62,7 @@ GpuTilingChoice sampled_gpu_choice(const StageAnalysis& sa, const TargetInfo& t,
   const auto [tx, ty] = !wide.empty() && rng.chance(0.9) ? rng.pick(wide) : rng.pick(shapes);
   c.threads_x = tx;
   c.threads_y = ty;
+  if (y && ty * 4 <= y->extent) c.rows_per_thread = rng.pick(std::vector<int64_t>{1, 1, 2, 4});
   if (const LoopAnalysis* r = first_reduction(sa)) {
     std::vector<int64_t> splits = {0, 0};
     for (int64_t f : {2, 4, 8}) {
