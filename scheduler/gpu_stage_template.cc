@@ -9,13 +9,13 @@ namespace {
 std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
 
 // Splits `loop` so its inner piece (`threads` iterations) becomes a thread loop; a loop no
-// longer than `threads` becomes a thread loop whole.
-void thread_split(StageSchedule& st, const LoopAnalysis& loop, int64_t threads, std::vector<std::string>& thread_loops,
-                  std::vector<std::string>& outer) {
+// longer than `threads` becomes a thread loop whole. The pieces are named after `base`.
+void thread_split(StageSchedule& st, const LoopAnalysis& loop, const std::string& base, int64_t threads,
+                  std::vector<std::string>& thread_loops, std::vector<std::string>& outer) {
   if (threads >= 2 && threads < loop.extent) {
-    st.splits.push_back({loop.name, piece(loop.name, "_o"), piece(loop.name, "_i"), threads});
-    thread_loops.push_back(piece(loop.name, "_i"));
-    outer.push_back(piece(loop.name, "_o"));
+    st.splits.push_back({loop.name, piece(base, "_o"), piece(base, "_i"), threads});
+    thread_loops.push_back(piece(base, "_i"));
+    outer.push_back(piece(base, "_o"));
   } else if (threads >= 2 || loop.extent == 1) {
     thread_loops.push_back(loop.name);
   } else {
@@ -33,7 +33,7 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
   if (pure.empty()) return st;
 
   std::vector<std::string> threads, outer, tile;  // innermost first
-  thread_split(st, *pure[0], c.threads_x, threads, outer);
+  thread_split(st, *pure[0], pure[0]->name, c.threads_x, threads, outer);
   if (pure.size() > 1) {
     const LoopAnalysis& y = *pure[1];
     const int64_t r = c.rows_per_thread;
@@ -45,9 +45,9 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
       st.splits.push_back({y.name, rest.name, piece(y.name, "_r"), r});
       tile.push_back(piece(y.name, "_r"));
       st.unroll.push_back(piece(y.name, "_r"));
-      thread_split(st, rest, c.threads_y, threads, outer);
+      thread_split(st, rest, y.name, c.threads_y, threads, outer);
     } else {
-      thread_split(st, y, c.threads_y, threads, outer);
+      thread_split(st, y, y.name, c.threads_y, threads, outer);
     }
   }
   for (size_t i = 2; i < pure.size(); ++i) outer.push_back(pure[i]->name);
