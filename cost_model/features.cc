@@ -24,12 +24,13 @@ std::vector<std::string> feature_names() {
   add(n, "cost", CostFeatures::names());
   for (int s = 0; s < kFeatureStages; ++s) add(n, "stage" + std::to_string(s), StageFeatures::names());
   for (int b = 0; b < kFeatureBuffers; ++b) add(n, "buffer" + std::to_string(b), AccessFeatures::names());
+  add(n, "gpu", GpuFeatures::names());
   return n;
 }
 
 int feature_count() {
   return PipelineFeatures::kCount + ArithFeatures::kCount + MemoryFeatures::kCount + AllocationFeatures::kCount +
-         CostFeatures::kCount + kFeatureStages * StageFeatures::kCount + kFeatureBuffers * AccessFeatures::kCount;
+         CostFeatures::kCount + kFeatureStages * StageFeatures::kCount + kFeatureBuffers * AccessFeatures::kCount + GpuFeatures::kCount;
 }
 
 namespace internal {
@@ -44,6 +45,7 @@ std::vector<float> assemble(const FeatureInputs& in) {
   CostFeatures::compute_from(in).append_to(out);
   for (int s = 0; s < kFeatureStages; ++s) StageFeatures::compute(in, s).append_to(out);
   for (const AccessFeatures& a : AccessFeatures::compute(in, kFeatureBuffers)) a.append_to(out);
+  GpuFeatures::compute(in).append_to(out);
   KTUNE_CHECK(static_cast<int>(out.size()) == feature_count())
       << "feature groups wrote " << out.size() << " values, expected " << feature_count();
   return out;

@@ -3,10 +3,10 @@
 // (no Halide, no LLVM). It is grouped as below; each group has kCount, names() and
 // append_to(), and its fields are in the order append_to writes them.
 //
-//   pipeline | arith | memory | allocation | cost | stage0 (loop, ws) | stage1 (loop, ws) | buffer0..3
+//   pipeline | arith | memory | allocation | cost | stage0 (loop, ws) | stage1 (loop, ws) | buffer0..3 | gpu
 //
 // stage0 and stage1 are the two stages with the most work; buffer0..3 the four buffers with
-// the most bytes loaded. Working sets come from isl footprints (cost_model/extractor.h).
+// the most bytes loaded; gpu describes the heaviest GPU kernel (zeros on a CPU). Working sets come from isl footprints (cost_model/extractor.h).
 //
 //   std::vector<float> v = extract_features(analysis, schedule);  // one schedule
 //   FeatureExtractor ex(analysis); ex.extract(schedules);          // many, in parallel
@@ -22,7 +22,7 @@ namespace ktune::cost_model {
 
 // Bump whenever a field is added, removed, reordered or computed differently: models store
 // it and a model of another version is refused.
-inline constexpr int kFeatureVersion = 1;
+inline constexpr int kFeatureVersion = 2;  // 2: the gpu group
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h
@@ -204,6 +204,28 @@ struct AccessFeatures {
   static constexpr float kUnknownStride = 1e6f;
   // The buffers with the most bytes loaded, at most `count`, padded with zeros.
   static std::vector<AccessFeatures> compute(const internal::FeatureInputs& in, int count);
+  static std::vector<std::string> names();
+  void append_to(std::vector<float>& out) const;
+};
+
+// The GPU kernel with the most work (CUDA schedules; every field 0 on a CPU): how its
+// blocks fill the device, whether a warp's stores are coalesced, and what it stages.
+struct GpuFeatures {
+  static constexpr int kCount = 11;
+  float kernels = 0;             // stages that run as GPU kernels (block loops), in the whole schedule
+  float threads_per_block = 0;   // product of the kernel's thread-loop extents
+  float blocks = 0;              // product of its block-loop extents
+  float warp_utilization = 0;    // threads / (warps x 32): lanes of its warps that do work
+  float occupancy = 0;           // estimated resident warps per SM / 64, limited by threads,
+                                 // blocks per SM (32), shared memory and registers
+  float waves = 0;               // blocks / (SMs x resident blocks per SM): rounds of blocks
+  float coalesced = 0;           // min(extent, 32) / 32 of the innermost thread loop when it walks
+                                 // the innermost storage dimension with unit stride; else 0
+  float shared_bytes = 0;        // bytes staged at its block level (footprints from isl)
+  float shared_funcs = 0;        // Funcs staged at its block level
+  float register_funcs = 0;      // Funcs computed inside its threads
+  float unrolled_per_thread = 0; // body copies of the unrolled loops inside its threads
+  static GpuFeatures compute(const internal::FeatureInputs& in);
   static std::vector<std::string> names();
   void append_to(std::vector<float>& out) const;
 };

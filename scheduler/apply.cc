@@ -178,6 +178,7 @@ class Applier {
       s.parallel(loop_var(fused, false));
       body_ << "  " << label << ".parallel(" << ident(fused) << ");\n";
     }
+    apply_gpu(f, s, fs.func, label, st, rvar);
     if (!st.vectorize.empty()) {
       s.vectorize(loop_var(st.vectorize, rvar(st.vectorize)));
       body_ << "  " << label << ".vectorize(" << ident(st.vectorize) << ");\n";
@@ -185,6 +186,42 @@ class Applier {
     for (const std::string& u : st.unroll) {
       s.unroll(loop_var(u, rvar(u)));
       body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
+    }
+  }
+
+  // GPU mapping: block and thread loops (innermost first, as Halide's x, y, z) and where
+  // the Func is stored. Applied after the reorder, so the loops are in their final nesting.
+  template <typename IsRVar>
+  void apply_gpu(Halide::Func f, Halide::Stage s, const std::string& func, const std::string& label,
+                 const StageSchedule& st, const IsRVar& rvar) {
+    const auto map = [&](const std::vector<std::string>& loops, bool blocks) {
+      if (loops.empty()) return;
+      if (loops.size() > 3) throw Halide::CompileError("at most 3 GPU " + std::string(blocks ? "block" : "thread") + " loops");
+      std::vector<Halide::VarOrRVar> v;
+      body_ << "  " << label << (blocks ? ".gpu_blocks(" : ".gpu_threads(");
+      for (size_t i = 0; i < loops.size(); ++i) {
+        v.push_back(loop_var(loops[i], rvar(loops[i])));
+        body_ << (i ? ", " : "") << ident(loops[i]);
+      }
+      body_ << ");\n";
+      if (v.size() == 1) {
+        blocks ? s.gpu_blocks(v[0]) : s.gpu_threads(v[0]);
+      } else if (v.size() == 2) {
+        blocks ? s.gpu_blocks(v[0], v[1]) : s.gpu_threads(v[0], v[1]);
+      } else {
+        blocks ? s.gpu_blocks(v[0], v[1], v[2]) : s.gpu_threads(v[0], v[1], v[2]);
+      }
+    };
+    map(st.gpu.blocks, true);
+    map(st.gpu.threads, false);
+    if (st.gpu.memory == "shared") {
+      f.store_in(Halide::MemoryType::GPUShared);
+      body_ << "  " << func << ".store_in(MemoryType::GPUShared);\n";
+    } else if (st.gpu.memory == "register") {
+      f.store_in(Halide::MemoryType::Register);
+      body_ << "  " << func << ".store_in(MemoryType::Register);\n";
+    } else if (!st.gpu.memory.empty()) {
+      throw Halide::CompileError("unknown GPU memory \"" + st.gpu.memory + "\" for " + func);
     }
   }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "scheduler/gpu_mapping.h"
+#include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/stage_template.h"
@@ -160,7 +162,9 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
 }  // namespace
 
 Space::Space(Analysis analysis)
-    : analysis_(std::move(analysis)), validators_(default_validators()), mutators_(default_mutators("cpu")) {}
+    : analysis_(std::move(analysis)),
+      validators_(default_validators()),
+      mutators_(default_mutators(is_cuda_target(analysis_.target.halide_target) ? "cuda" : "cpu")) {}
 
 Space::~Space() = default;
 
@@ -170,6 +174,9 @@ Schedule Space::naive() const {
     FuncSchedule f;
     f.func = fa.name;
     f.compute.kind = ComputeLocation::Kind::kRoot;
+    if (is_cuda_target(analysis_.target.halide_target)) {
+      for (const StageAnalysis& sa : fa.stages) f.stages.push_back(make_gpu_stage(sa, GpuTilingChoice{}, true));
+    }
     s.funcs.push_back(f);
   }
   return s;
@@ -204,6 +211,7 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
 }
 
 Schedule Space::build(Rng* rng) const {
+  if (is_cuda_target(analysis_.target.halide_target)) return build_gpu(rng);
   Schedule s;
   s.funcs.resize(analysis_.funcs.size());
   for (int i = static_cast<int>(analysis_.funcs.size()) - 1; i >= 0; --i) {

@@ -34,7 +34,8 @@ class Space {
 
   const Analysis& analysis() const { return analysis_; }
 
-  // Everything computed at root, every loop serial.
+  // Everything computed at root, every loop serial (on a GPU: every stage a kernel of
+  // 32-thread blocks along its innermost loop).
   Schedule naive() const;
   // The sampling rules applied deterministically.
   Schedule heuristic() const;
@@ -58,7 +59,8 @@ class Space {
   const std::vector<WeightedMutator>& mutators() const { return mutators_; }
 
  private:
-  Schedule build(Rng* rng) const;  // heuristic when rng is null, a sample otherwise
+  Schedule build(Rng* rng) const;      // heuristic when rng is null, a sample otherwise
+  Schedule build_gpu(Rng* rng) const;  // the same for CUDA targets (scheduler/space_gpu.cc)
 
   Analysis analysis_;
   std::vector<std::unique_ptr<Validator>> validators_;

@@ -1,5 +1,6 @@
 #include "scheduler/target_info.h"
 
+#include "targets/cuda_devices.h"
 #include "targets/device.h"
 
 namespace ktune::scheduler {
@@ -12,13 +13,28 @@ int vector_lanes_of(const std::string& target) {
 
 TargetInfo target_info_from_device(const targets::Device& device) {
   TargetInfo t;
+  t.kind = device.kind;
   t.halide_target = device.halide_target;
   t.vector_lanes = vector_lanes_of(device.halide_target);
   t.cores = device.cores;
   if (device.l1d_bytes > 0) t.l1_bytes = device.l1d_bytes;
   if (device.l2_bytes > 0) t.l2_bytes = device.l2_bytes;
   if (device.llc_bytes > 0) t.llc_bytes = device.llc_bytes;
+  if (device.kind == "cuda") {
+    const targets::GpuInfo& g = device.gpu;
+    if (g.max_threads_per_block > 0) t.max_threads_per_block = g.max_threads_per_block;
+    if (g.shared_bytes_per_block > 0) t.shared_bytes_per_block = g.shared_bytes_per_block;
+    t.shared_bytes_per_sm = g.shared_bytes_per_sm;
+    t.sm_count = g.sm_count;
+    if (g.registers_per_sm > 0) t.registers_per_sm = g.registers_per_sm;
+    if (g.l2_bytes > 0) t.l2_bytes = t.llc_bytes = g.l2_bytes;
+  }
   return t;
+}
+
+TargetInfo cuda_target_info(const std::string& name) {
+  const targets::Device* d = targets::find_known_cuda_device(name);
+  return d ? target_info_from_device(*d) : TargetInfo{};
 }
 
 }  // namespace ktune::scheduler

@@ -73,6 +73,8 @@ void build_loops(const scheduler::StageAnalysis& sa, const StageFacts& st, const
   for (const std::string& name : sched->parallel) mark(name, &LoopModel::parallel);
   if (!sched->vectorize.empty()) mark(sched->vectorize, &LoopModel::vectorized);
   for (const std::string& name : sched->unroll) mark(name, &LoopModel::unrolled);
+  for (const std::string& name : sched->gpu.blocks) mark(name, &LoopModel::gpu_block);
+  for (const std::string& name : sched->gpu.threads) mark(name, &LoopModel::gpu_thread);
   if (sched->rfactor) {
     // The intermediate runs the chosen reduction piece as its pure variable u, in
     // parallel or vectorized.
@@ -130,6 +132,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
       continue;
     }
     fm.region = facts.buffers[f].extent;
+    if (const scheduler::StageSchedule* zero = find_stage(sched[f], 0)) fm.gpu_memory = zero->gpu.memory;
     int64_t outer_tasks = 1;
     if (fm.kind == ComputeLocation::Kind::kAt) {
       const ComputeLocation& at = sched[f]->compute;

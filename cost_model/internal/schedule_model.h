@@ -24,6 +24,8 @@ struct LoopModel {
   bool parallel = false;    // one of the fused parallel loops (or rfactor's parallel u)
   bool vectorized = false;  // the vectorized loop (or rfactor's vectorized u)
   bool unrolled = false;    // fully unrolled
+  bool gpu_block = false;   // mapped to GPU blocks
+  bool gpu_thread = false;  // mapped to GPU threads
 };
 
 // The accesses of a stage to one buffer.
@@ -84,6 +86,7 @@ struct FuncModel {
   std::vector<int64_t> region;    // per buffer dimension: elements of one realization
   int host_stage = -1;            // index into ScheduleModel::stages of the compute_at host; -1 otherwise
   int host_level = 0;             // loops of the host inside the compute_at loop
+  std::string gpu_memory;         // CUDA: "shared", "register" or "" (Halide's choice)
   int64_t region_elements() const;  // product of `region`
 };
 

@@ -4,9 +4,19 @@
 namespace ktune::scheduler {
 
 std::vector<WeightedMutator> default_mutators(const std::string& target_kind) {
+  if (target_kind == "cuda") {
+    // CUDA: thread-block shapes (tile sizes) and what is staged in shared memory decide
+    // most of the performance; unrolling the serial reduction pieces refines. The CPU
+    // decisions (vector width, parallel loops, rfactor) do not apply; loop order and
+    // compute locations are kept as the GPU templates build them.
+    return {
+        {make_tile_size_mutator(), 4.0},
+        {make_gpu_staging_mutator(), 2.0},
+        {make_unroll_mutator(), 1.0},
+    };
+  }
   // CPU: tile sizes and compute locations decide most of the performance; loop order,
   // vector width, unrolling and parallel granularity refine; rfactor is rarely needed.
-  (void)target_kind;
   return {
       {make_tile_size_mutator(), 4.0},
       {make_compute_location_mutator(), 2.0},

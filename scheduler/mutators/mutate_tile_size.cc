@@ -1,5 +1,8 @@
 // Tile size: one split gets another factor (a power of two no larger than the loop it
-// splits; at most 64 when its inner piece is vectorized).
+// splits; at most 64 when its inner piece is vectorized; for a GPU thread loop, small
+// enough that the block stays within the device's thread limit).
+#include <algorithm>
+
 #include "scheduler/mutators/mutator.h"
 #include "scheduler/mutators/mutator_util.h"
 
@@ -26,7 +29,18 @@ class TileSizeMutator : public Mutator {
     const auto nest = mutators::nest_of(space, out.funcs[f], before);
     const NestLoop* parent = nest ? nest->find(st.splits[i].loop) : nullptr;
     if (!parent) return std::nullopt;
-    const int64_t cap = st.splits[i].inner == st.vectorize ? 64 : 512;
+    int64_t cap = st.splits[i].inner == st.vectorize ? 64 : 512;
+    // A thread loop's factor keeps the block within the device's thread limit.
+    const auto& threads = st.gpu.threads;
+    if (std::find(threads.begin(), threads.end(), st.splits[i].inner) != threads.end()) {
+      const auto full = mutators::nest_of(space, out.funcs[f], st);
+      if (!full) return std::nullopt;
+      int64_t others = 1;
+      for (const std::string& t : threads) {
+        if (t != st.splits[i].inner && full->find(t)) others *= full->find(t)->extent;
+      }
+      cap = std::min<int64_t>(cap, space.analysis().target.max_threads_per_block / others);
+    }
     std::vector<int64_t> factors;
     for (int64_t p = 2; p <= parent->extent && p <= cap; p *= 2) {
       if (p != st.splits[i].factor) factors.push_back(p);

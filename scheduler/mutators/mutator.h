@@ -38,8 +38,9 @@ std::unique_ptr<Mutator> make_unroll_mutator();            // unroll a small inn
 std::unique_ptr<Mutator> make_parallel_mutator();          // more or fewer fused parallel loops
 std::unique_ptr<Mutator> make_loop_order_mutator();        // swap two adjacent loops
 std::unique_ptr<Mutator> make_rfactor_mutator();           // split a reduction with rfactor, or undo it
+std::unique_ptr<Mutator> make_gpu_staging_mutator();       // CUDA: kernel <-> shared-memory staging at a block
 
-// The weight table for a target ("cpu" for now).
+// The weight table for a target kind ("cpu" or "cuda").
 std::vector<WeightedMutator> default_mutators(const std::string& target_kind);
 
 }  // namespace ktune::scheduler

@@ -29,6 +29,8 @@ std::unique_ptr<Validator> make_dependence_validator();        // no race: paral
 std::unique_ptr<Validator> make_rfactor_validator();           // rfactor only on associative reductions
 std::unique_ptr<Validator> make_unroll_validator();            // bounded code growth
 std::unique_ptr<Validator> make_target_validator();            // GPU mappings only on GPU targets
+std::unique_ptr<Validator> make_gpu_mapping_validator();       // CUDA: kernels map blocks and threads
+std::unique_ptr<Validator> make_gpu_limits_validator();        // CUDA: threads, shared memory, registers
 
 // Every validator, structure first (the others assume it passed).
 std::vector<std::unique_ptr<Validator>> default_validators();

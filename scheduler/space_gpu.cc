@@ -1,0 +1,161 @@
+// The sampler and heuristic for CUDA targets (Space::build_gpu). Funcs are decided from
+// the outputs back to the inputs, like on a CPU: cheap pointwise producers are inlined;
+// every other Func is a kernel of its own (blocks of threads over its two innermost pure
+// loops, reductions serial in each thread), is staged in shared memory at its consumer's
+// block level with its own thread mapping, or is computed inside its consumer's threads
+// (small ones held in registers).
+#include <algorithm>
+
+#include "scheduler/gpu_footprint.h"
+#include "scheduler/gpu_stage_template.h"
+#include "scheduler/host_consumer.h"
+#include "scheduler/space.h"
+
+namespace ktune::scheduler {
+namespace {
+
+// The n-th pure loop of a stage, innermost first, or null.
+const LoopAnalysis* nth_pure_loop(const StageAnalysis& sa, size_t n) {
+  size_t seen = 0;
+  for (const LoopAnalysis& l : sa.loops) {
+    if (l.is_reduction) continue;
+    if (seen++ == n) return &l;
+  }
+  return nullptr;
+}
+
+const LoopAnalysis* first_reduction(const StageAnalysis& sa) {
+  for (const LoopAnalysis& l : sa.loops) {
+    if (l.is_reduction) return &l;
+  }
+  return nullptr;
+}
+
+GpuTilingChoice heuristic_gpu_choice(const StageAnalysis& sa) {
+  GpuTilingChoice c;
+  const LoopAnalysis* y = nth_pure_loop(sa, 1);
+  // 256 threads: 32 along the contiguous dimension (one warp, coalesced), 8 rows.
+  c.threads_x = y ? 32 : 128;
+  c.threads_y = y ? std::min<int64_t>(8, y->extent) : 1;
+  const LoopAnalysis* r = first_reduction(sa);
+  if (r && r->extent >= 8 && r->extent % 4 == 0) c.reduction_split = 4;
+  return c;
+}
+
+GpuTilingChoice sampled_gpu_choice(const StageAnalysis& sa, const TargetInfo& t, Rng& rng) {
+  GpuTilingChoice c;
+  const LoopAnalysis* x = nth_pure_loop(sa, 0);
+  const LoopAnalysis* y = nth_pure_loop(sa, 1);
+  if (!x) return c;
+  // Every (x, y) thread shape within the device's limit; mostly at least two warps.
+  std::vector<std::pair<int64_t, int64_t>> shapes, wide;
+  for (int64_t tx : {16, 32, 64, 128}) {
+    for (int64_t ty : {1, 2, 4, 8, 16}) {
+      if (!y && ty > 1) continue;
+      const int64_t n = std::min(tx, x->extent) * (y ? std::min(ty, y->extent) : 1);
+      if (n > t.max_threads_per_block) continue;
+      shapes.emplace_back(tx, ty);
+      if (n >= 64) wide.emplace_back(tx, ty);
+    }
+  }
+  if (shapes.empty()) return c;
+  const auto [tx, ty] = !wide.empty() && rng.chance(0.9) ? rng.pick(wide) : rng.pick(shapes);
+  c.threads_x = tx;
+  c.threads_y = ty;
+  if (y && ty * 4 <= y->extent) c.rows_per_thread = rng.pick(std::vector<int64_t>{1, 1, 2, 4});
+  if (const LoopAnalysis* r = first_reduction(sa)) {
+    std::vector<int64_t> splits = {0, 0};
+    for (int64_t f : {2, 4, 8}) {
+      if (f < r->extent) splits.push_back(f);
+    }
+    c.reduction_split = rng.pick(splits);
+  }
+  return c;
+}
+
+StageSchedule& stage_zero(FuncSchedule& f) {
+  for (StageSchedule& st : f.stages) {
+    if (st.stage == 0) return st;
+  }
+  f.stages.insert(f.stages.begin(), StageSchedule{});
+  return f.stages.front();
+}
+
+}  // namespace
+
+Schedule Space::build_gpu(Rng* rng) const {
+  const TargetInfo& t = analysis_.target;
+  Schedule s;
+  s.funcs.resize(analysis_.funcs.size());
+  for (int i = static_cast<int>(analysis_.funcs.size()) - 1; i >= 0; --i) {
+    const FuncAnalysis& fa = analysis_.funcs[i];
+    FuncSchedule& f = s.funcs[i];
+    f.func = fa.name;
+    const bool can_inline = !fa.has_updates() && !fa.is_output;
+    bool consumed_by_reduction = fa.consumers.size() > 1;
+    for (const auto& [cf, cstage] : fa.consumers) consumed_by_reduction |= cstage > 0;
+
+    // The consumer's innermost block loop and innermost thread loop, when it is a kernel
+    // and calls this Func from its last stage (the only one Halide 14 computes at).
+    std::optional<ComputeLocation> block_at, thread_at;
+    const auto [consumer, use_stage] = host_consumer(analysis_, s, i);
+    if (!fa.is_output && consumer >= 0 && s.funcs[consumer].compute.kind == ComputeLocation::Kind::kRoot &&
+        use_stage == static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1) {
+      const StageSchedule cst = s.funcs[consumer].stage_or_empty(use_stage);
+      if (!cst.gpu.blocks.empty()) block_at = ComputeLocation{ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, use_stage, cst.gpu.blocks[0]};
+      if (!cst.gpu.threads.empty()) thread_at = ComputeLocation{ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, use_stage, cst.gpu.threads[0]};
+    }
+    auto shared_fits = [&](const ComputeLocation& at, double share) {
+      const auto elements = producer_footprint(analysis_, s, i, at);
+      return elements && *elements * kElementBytes <= share * t.shared_bytes_per_block;
+    };
+
+    enum class Place { kInline, kKernel, kBlock, kThread } place = Place::kKernel;
+    if (fa.is_output) {
+      place = Place::kKernel;
+    } else if (!rng) {
+      if (can_inline && !consumed_by_reduction) {
+        place = Place::kInline;
+      } else if (!fa.has_updates() && block_at && shared_fits(*block_at, 0.5)) {
+        place = Place::kBlock;
+      }
+    } else if (can_inline && rng->chance(consumed_by_reduction ? 0.35 : 0.6)) {
+      place = Place::kInline;
+    } else {
+      std::vector<Place> places = {Place::kKernel, Place::kKernel};
+      if (block_at) places.insert(places.end(), {Place::kBlock, Place::kBlock});
+      if (thread_at) places.push_back(Place::kThread);
+      place = rng->pick(places);
+    }
+
+    switch (place) {
+      case Place::kInline:
+        f.compute.kind = ComputeLocation::Kind::kInline;
+        break;
+      case Place::kKernel:
+        f.compute.kind = ComputeLocation::Kind::kRoot;
+        for (const StageAnalysis& sa : fa.stages) {
+          f.stages.push_back(make_gpu_stage(sa, rng ? sampled_gpu_choice(sa, t, *rng) : heuristic_gpu_choice(sa), true));
+        }
+        break;
+      case Place::kBlock:
+        f.compute = *block_at;
+        for (const StageAnalysis& sa : fa.stages) {
+          f.stages.push_back(make_gpu_stage(sa, rng ? sampled_gpu_choice(sa, t, *rng) : heuristic_gpu_choice(sa), false));
+        }
+        // Staged in shared memory explicitly, or left to Halide (which also picks shared
+        // memory at the block level).
+        if (!rng || rng->chance(0.7)) stage_zero(f).gpu.memory = "shared";
+        break;
+      case Place::kThread: {
+        f.compute = *thread_at;
+        const auto elements = producer_footprint(analysis_, s, i, *thread_at);
+        if (!fa.has_updates() && elements && *elements <= 16 && rng->chance(0.5)) stage_zero(f).gpu.memory = "register";
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace ktune::scheduler
