@@ -68,7 +68,8 @@ AotLibraryStats write_static_library(const std::vector<AotKernel>& kernels, cons
   auto worker = [&] {
     for (size_t i = next++; i < kernels.size(); i = next++) {
       const AotKernel& k = kernels[i];
-      objects[i] = (fs::path(work_dir) / (k.function_name + ".o")).string();
+      // "k_" keeps a kernel named like the runtime from overwriting its object.
+      objects[i] = (fs::path(work_dir) / ("k_" + k.function_name + ".o")).string();
       const auto t0 = std::chrono::steady_clock::now();
       try {
         Halide::Pipeline pipeline = k.pipeline;

@@ -19,7 +19,13 @@ const std::set<std::string>& keywords() {
       "protected", "public", "register", "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof",
       "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
       "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
-      "volatile", "wchar_t", "while", "xor"};
+      "volatile", "wchar_t", "while", "xor",
+      // C++ alternative tokens and C++20 keywords.
+      "and_eq", "bitand", "bitor", "compl", "not_eq", "or_eq", "xor_eq", "char8_t", "char16_t", "char32_t",
+      "concept", "consteval", "constinit", "co_await", "co_return", "co_yield", "requires",
+      // C keywords that C++ lacks.
+      "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+      "_Static_assert", "_Thread_local"};
   return k;
 }
 

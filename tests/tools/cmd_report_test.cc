@@ -53,7 +53,9 @@ bool have_chromium() { return std::system("command -v chromium >/dev/null 2>&1")
 // unresolvable and a dead proxy, so that nothing can be fetched.
 std::string rendered_dom(const std::string& html_path, const std::string& profile_dir) {
   const std::string command =
-      "timeout 90 chromium --headless --no-sandbox --disable-gpu --no-first-run "
+      // Its own home and XDG folders: the build user's may be missing or read-only.
+      "mkdir -p " + profile_dir + " && HOME=" + profile_dir + " XDG_CONFIG_HOME=" + profile_dir + " XDG_CACHE_HOME=" + profile_dir +
+      " timeout 90 chromium --headless --no-sandbox --disable-gpu --no-first-run "
       "--disable-extensions --disable-background-networking --disable-component-update "
       "--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 "
       "--user-data-dir=" + profile_dir + " --virtual-time-budget=10000 --dump-dom file://" +

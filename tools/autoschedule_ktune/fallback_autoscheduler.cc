@@ -12,8 +12,9 @@
 namespace ktune::autoschedule {
 namespace {
 
-// Where Debian's libhalide14-0-dev installs Halide's autoscheduler plugins.
-constexpr const char* kHalidePluginDir = "/usr/lib/x86_64-linux-gnu/halide14/";
+// Where the Halide ktune was built against installs its autoscheduler plugins (from Halide's
+// CMake package at build time; /usr/lib/x86_64-linux-gnu/halide14/ on Debian 12 x86-64).
+constexpr const char* kHalidePluginDir = KTUNE_HALIDE_PLUGIN_DIR "/";
 
 bool is_loaded(const std::string& library) {
   void* handle = dlopen(library.c_str(), RTLD_LAZY | RTLD_NOLOAD);

@@ -42,7 +42,7 @@ struct BenchOptions {
   // Limit of one isolated timed run of any method, milliseconds.
   double run_timeout_ms = 120000;
   // Where the autoscheduler plugins are.
-  std::string plugin_dir = kDefaultPluginDir;
+  std::string plugin_dir = default_plugin_dir();
   // Seed of the inputs every method sees.
   uint64_t input_seed = 1;
   // Microbenchmark settings (threads is overridden by `threads`).

@@ -21,10 +21,17 @@ std::string ms(double ns) {
   return fmt("%.3g", v);
 }
 
+// Above 100% the limit was under-measured (a loaded machine during the microbenchmarks) or
+// the data stayed in cache across repeats (the bandwidth limit is DRAM's); marked with "*".
 std::string percent(double roofline_ns, double median_ns) {
   const double p = 100.0 * roofline_ns / median_ns;
+  if (p > 100) return fmt("%.0f%%*", p);
   return p < 1 ? "<1%" : fmt("%.0f%%", p);
 }
+
+constexpr const char* kAboveRooflineNote =
+    "* above 100% of the roofline: the peak or the bandwidth was under-measured (another load during the "
+    "microbenchmarks), or the subgraph's data stayed in cache between repeats (the bandwidth limit is DRAM's).";
 
 std::string ratio_text(double r) { return fmt("%.2fx", r); }
 
@@ -115,6 +122,7 @@ std::string format_text(const BenchReport& report) {
       out += line;
     }
   }
+  out += std::string("\n") + kAboveRooflineNote + "\n";
   out += "\ngeometric mean of ratios (method / ktune):\n";
   const auto means = geomean_ratios(report);
   if (means.empty()) out += "  none (ktune has no ok row)\n";
@@ -134,7 +142,7 @@ std::string format_markdown(const BenchReport& report, const std::string& comman
          ". Autoscheduler MachineParams: " + report.machine_params.to_string() + ". Protocol: " +
          protocol_text(report) + ".\n\n";
   out += "Cells: median ms (percent of roofline) and, for other methods, the ratio method / ktune "
-         "(> 1: ktune is faster).\n\n";
+         "(> 1: ktune is faster). " + std::string(kAboveRooflineNote) + "\n\n";
   out += "| subgraph | roofline ms |";
   for (const std::string& m : methods) out += " " + display(m) + " |";
   out += "\n|---|---|";

@@ -15,6 +15,9 @@
 #include "subgraphs/built_pipeline.h"
 
 namespace ktune::bench {
+
+const char* default_plugin_dir() { return KTUNE_HALIDE_PLUGIN_DIR; }
+
 namespace {
 
 Halide::Target target_of(const std::string& text) {

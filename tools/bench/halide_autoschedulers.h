@@ -32,8 +32,9 @@ AutoschedulerParams machine_params_for(const targets::Device& device, int thread
 // "Adams2019", "Mullapudi2016", "Li2018".
 const std::vector<std::string>& autoscheduler_names();
 
-// Where Debian installs the plugins.
-inline constexpr const char* kDefaultPluginDir = "/usr/lib/x86_64-linux-gnu/halide14";
+// Where the Halide ktune was built against installs its autoscheduler plugins (from Halide's
+// CMake package; /usr/lib/x86_64-linux-gnu/halide14 on Debian 12 for x86-64).
+const char* default_plugin_dir();
 
 // Loads the plugin of `name` (libautoschedule_<lowercase name>.so in `plugin_dir`) once per
 // process and path; returns an empty string on success, otherwise why it failed.

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <set>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -75,8 +76,11 @@ std::vector<Requested> resolve_workloads(const ExportRequest& req, tuning_db::Tu
   std::sort(out.begin(), out.end(), [](const Requested& a, const Requested& b) {
     return std::tie(a.name, a.subgraph->key().key) < std::tie(b.name, b.subgraph->key().key);
   });
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const Requested& a, const Requested& b) { return a.subgraph->key().key == b.subgraph->key().key; }),
+  // The same workload may be asked for under two names (a renamed spec): keep the first
+  // in that order. Equal keys need not be neighbours, since the order is by name first.
+  std::set<std::string> seen_keys;
+  out.erase(std::remove_if(out.begin(), out.end(),
+                           [&](const Requested& r) { return !seen_keys.insert(r.subgraph->key().key).second; }),
             out.end());
   if (out.empty()) {
     throw UserError(req.all ? "export: --all: no workload of " + req.db_path + " is tuned on device " + device_key

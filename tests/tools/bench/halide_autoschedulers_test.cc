@@ -32,7 +32,7 @@ TEST(HalideAutoschedulers, EachProbesATinyMatmulInAChild) {
   targets::Device d;
   d.llc_bytes = int64_t{8} << 20;
   for (const std::string name : {"Mullapudi2016", "Li2018", "Adams2019"}) {
-    ASSERT_EQ(load_autoscheduler(name, kDefaultPluginDir), "") << name;
+    ASSERT_EQ(load_autoscheduler(name, default_plugin_dir()), "") << name;
     const ProbeResult r = probe_autoscheduler(*sg, name, machine_params_for(d, 2), "", 120000);
     EXPECT_EQ(r.status, "ok") << name << ": " << r.message;
     EXPECT_GT(r.wall_ms, 0);

@@ -48,6 +48,11 @@
   }
   function formatRatio(r) { return r.toFixed(r < 10 ? 2 : 1) + "×"; }
 
+  // Math.min/max over an array without spreading it into arguments (long tuning histories
+  // would exceed the engine's argument limit). Infinity / -Infinity for an empty array.
+  function minOf(values) { return values.reduce((a, b) => Math.min(a, b), Infinity); }
+  function maxOf(values) { return values.reduce((a, b) => Math.max(a, b), -Infinity); }
+
   // ---- Scales: functions from data to pixels, with their ticks.
   function linearScale(lo, hi, p0, p1) {
     if (hi <= lo) { hi = lo + 1; }
@@ -154,8 +159,8 @@
     if (pts.length === 0) return plot.empty("no ok measurement yet");
     const xs = pts.map((p) => p[key]);
     const ys = pts.map((p) => p.best_ns);
-    const x = linearScale(Math.min(0, ...xs), Math.max(...xs, byTrial ? 1 : 0.001), plotLeft, plotRight);
-    const y = logScale(Math.min(...ys), Math.max(...ys), plotBottom, plotTop);
+    const x = linearScale(Math.min(0, minOf(xs)), Math.max(maxOf(xs), byTrial ? 1 : 0.001), plotLeft, plotRight);
+    const y = logScale(minOf(ys), maxOf(ys), plotBottom, plotTop);
     drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time spent tuning", "best median time", byTrial ? String : formatSeconds, formatTick);
     let d = "";
     pts.forEach((p, i) => {
@@ -177,7 +182,7 @@
     if (bins.length === 0) return plot.empty("no ok measurement");
     const lo = bins[0].lo_ns, hi = bins[bins.length - 1].hi_ns;
     const x = logScale(lo, hi > lo ? hi : lo * 1.01, plotLeft, plotRight);
-    const y = linearScale(0, Math.max(...bins.map((b) => b.count)), plotBottom, plotTop);
+    const y = linearScale(0, maxOf(bins.map((b) => b.count)), plotBottom, plotTop);
     drawAxes(plot, x, y, "median time per call", "measurements", formatTick, String);
     for (const b of bins) {
       if (b.count === 0) continue;
@@ -195,7 +200,7 @@
     const rows = pair.statuses;
     if (rows.length === 0) return plot.empty("no measurement");
     const left = 110;
-    const x = linearScale(0, Math.max(...rows.map((r) => r.count)), left, plotRight - 40);
+    const x = linearScale(0, maxOf(rows.map((r) => r.count)), left, plotRight - 40);
     const band = Math.min(28, (plotBottom - plotTop) / rows.length);
     rows.forEach((r, i) => {
       const yTop = plotTop + i * band;
@@ -217,7 +222,7 @@
       : "";
     const plot = newPlot("ranks", "Cost model: predicted vs measured rank", note);
     if (r.points.length === 0) return plot.empty("no two ok measurements with cost-model scores in one run");
-    const n = Math.max(...r.points.map((p) => Math.max(p.predicted_rank, p.measured_rank)));
+    const n = maxOf(r.points.map((p) => Math.max(p.predicted_rank, p.measured_rank)));
     const x = linearScale(1, n, plotLeft, plotRight);
     const y = linearScale(1, n, plotTop, plotBottom);
     drawAxes(plot, x, y, "predicted rank (1 = highest score)", "measured rank (1 = fastest)", String, String);
@@ -236,7 +241,7 @@
     if (bench.bars.length === 0) return plot.empty("never benchmarked (ktune bench)");
     const left = 120;
     const times = bench.bars.filter((b) => b.status === "ok" && b.median_ns > 0).map((b) => b.median_ns);
-    const lo = Math.min(...times, Infinity), hi = Math.max(...times, 1);
+    const lo = minOf(times), hi = Math.max(maxOf(times), 1);
     // Times that differ by more than 20x get a log axis, or the fast methods' bars vanish.
     const useLog = times.length > 0 && hi / lo > 20;
     const x = useLog ? logScale(lo / 2, hi * 1.2, left, plotRight - 110)
