@@ -7,7 +7,8 @@
 namespace ktune::tuning_db {
 
 double tie_band_ns(const Candidate& candidate) {
-  return std::max(candidate.spread_ns, kRelativeTieBand * candidate.median_ns);
+  return std::clamp(candidate.spread_ns, kRelativeTieBand * candidate.median_ns,
+                    kMaxRelativeTieBand * candidate.median_ns);
 }
 
 bool clearly_faster(const Candidate& challenger, const Candidate& incumbent) {

@@ -6,10 +6,14 @@
 // measured (ties in time: smallest hash first); the first is the incumbent. A challenger
 // replaces the incumbent only when it is faster beyond both tie bands:
 //     challenger.median + band(challenger) < incumbent.median - band(incumbent)
-//     band(x) = max(x.spread_ns, kRelativeTieBand * x.median_ns)
+//     band(x) = clamp(x.spread_ns, kRelativeTieBand * x.median_ns,
+//                     kMaxRelativeTieBand * x.median_ns)
 // so a schedule that is only faster within the measurement noise (at least 1% per side,
 // about 2% together) never displaces the incumbent, and the answer never flips to a
-// slower schedule. The result depends only on the data, not on row order or ids.
+// slower schedule. The band is capped at 10% of the median: a timing taken on a loaded
+// machine can have an IQR larger than its median, and an uncapped band would let such an
+// incumbent block every challenger, however fast. The result depends only on the data,
+// not on row order or ids.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +24,8 @@ namespace ktune::tuning_db {
 
 // Minimum half-width of a timing's tie band, as a fraction of its median.
 inline constexpr double kRelativeTieBand = 0.01;
+// Maximum half-width of a timing's tie band, as a fraction of its median.
+inline constexpr double kMaxRelativeTieBand = 0.10;
 
 // One ok measurement, as the best query reads it.
 struct OkTiming {

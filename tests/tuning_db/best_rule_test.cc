@@ -24,9 +24,18 @@ std::string winner(std::vector<Candidate> candidates) {
   return rank_candidates(std::move(candidates)).front().schedule_hash;
 }
 
-TEST(DbBestRule, TieBandIsSpreadWithARelativeFloor) {
+TEST(DbBestRule, TieBandIsSpreadWithARelativeFloorAndCeiling) {
   EXPECT_DOUBLE_EQ(tie_band_ns(candidate("a", 1000, 50, 0)), 50);
   EXPECT_DOUBLE_EQ(tie_band_ns(candidate("a", 1000, 1, 0)), 1000 * kRelativeTieBand);
+  EXPECT_DOUBLE_EQ(tie_band_ns(candidate("a", 1000, 2260, 0)), 1000 * kMaxRelativeTieBand);
+}
+
+TEST(DbBestRule, ATimingNoisierThanItsMedianCannotBlockAMuchFasterSchedule) {
+  // Measured first on a loaded machine: IQR 226% of the median.
+  const Candidate loaded = candidate("a-loaded", 1840, 4160, 1);
+  const Candidate quiet = candidate("b-quiet", 393, 4, 2);
+  EXPECT_TRUE(clearly_faster(quiet, loaded));
+  EXPECT_EQ(winner({loaded, quiet}), "b-quiet");
 }
 
 TEST(DbBestRule, SlightlyFasterChallengerInsideTheBandDoesNotReplaceTheIncumbent) {
