@@ -31,6 +31,8 @@ CommandRunner register_space(CLI::App& subcommand);
 CommandRunner register_tune(CLI::App& subcommand);
 CommandRunner register_query(CLI::App& subcommand);
 CommandRunner register_export(CLI::App& subcommand);
+CommandRunner register_bundle(CLI::App& subcommand);
+CommandRunner register_ingest(CLI::App& subcommand);
 CommandRunner register_db(CLI::App& subcommand);
 CommandRunner register_devices(CLI::App& subcommand);
 CommandRunner register_measure(CLI::App& subcommand);
