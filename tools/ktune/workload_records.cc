@@ -6,12 +6,16 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "targets/cuda_devices.h"
+#include "targets/device_lookup.h"
 #include "targets/host_detect.h"
 
 namespace ktune::cli {
 
 std::string resolve_device_key(const std::string& name) {
-  return name == "host" ? targets::device_key(targets::detect_host_device()) : name;
+  if (name == "host") return targets::device_key(targets::detect_host_device());
+  if (targets::find_known_cuda_device(name)) return targets::device_key(targets::device_by_name(name));
+  return name;
 }
 
 scheduler::TargetInfo target_of(tuning_db::TuningDb& db, const std::string& device_key) {

@@ -14,7 +14,9 @@
 
 namespace ktune::cli {
 
-// The device key `name` means: "host" is the machine ktune runs on, anything else a key.
+// The device key `name` means: "host" is the machine ktune runs on, a known GPU name
+// ("h100", targets/cuda_devices.h) that card as `ktune bundle` builds for it from this
+// machine, anything else a key.
 std::string resolve_device_key(const std::string& name);
 
 // Target facts of a stored device (cores, lanes, caches), for analyses.
