@@ -20,6 +20,7 @@
 #include "scheduler/target_info.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
+#include "tuning_db/tuning_db.h"
 #include "tests/targets/archive_symbols.h"
 #include "tests/tools/cli_runner.h"
 
@@ -94,6 +95,30 @@ TEST_F(CmdExport, ArchiveHoldsEveryFunctionAndOneRuntime) {
   for (const auto& entry : fs::directory_iterator(dir_ / "lib")) {
     EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr(".ktune-export")));
   }
+}
+
+TEST(CmdExportCuda, KnownCardGetsCudaKernelsWithOneRuntime) {
+  // Nothing was measured on an H100: every kernel falls back to the CUDA space's heuristic,
+  // compiled for the card's target, with one CUDA runtime for the library.
+  const fs::path dir = fs::path(::testing::TempDir()) / ("export_cuda_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string db = (dir / "empty.db").string();
+  tuning_db::TuningDb::open(db, tuning_db::OpenOptions{});  // an empty database
+  const testing::CliResult r = run_ktune("export --db " + db + " --device h100 --workload " +
+                                         data("tiny_softmax.json") + " --workload " + data("tiny_matmul.json") +
+                                         " --out " + (dir / "lib").string() + " --name gpu_kernels");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string archive = (dir / "lib" / "libgpu_kernels.a").string();
+  for (const char* symbol : {"ktune_tiny_matmul", "ktune_tiny_softmax", "halide_cuda_device_interface",
+                             "halide_malloc"}) {
+    EXPECT_EQ(testing::defined_symbol_count(archive, symbol), 1) << symbol;
+  }
+  const auto m = nlohmann::json::parse(read_file(dir / "lib" / "manifest.json"));
+  EXPECT_THAT(m["halide_target"].get<std::string>(), HasSubstr("cuda_capability_86"));
+  for (const auto& k : m["kernels"]) EXPECT_EQ(k["fallback"], "heuristic") << k.dump();
+  EXPECT_THAT(read_file(dir / "lib" / "schedules" / "ktune_tiny_matmul.cc"), HasSubstr("gpu_blocks"));
+  fs::remove_all(dir);
 }
 
 TEST_F(CmdExport, ManifestSaysTunedOrFallbackWithTimesAndHashes) {

@@ -11,6 +11,8 @@
 #include "common/error.h"
 #include "search/db_records.h"
 #include "subgraphs/spec_subgraph.h"
+#include "targets/cuda_devices.h"
+#include "targets/device_lookup.h"
 #include "targets/c_identifier.h"
 #include "targets/host_detect.h"
 #include "tools/ktune/commands.h"
@@ -124,10 +126,12 @@ ExportPlan plan_export(const ExportRequest& req) {
   ExportPlan plan;
   plan.device_key = resolve_device_key(req.device);
   scheduler::TargetInfo target;
-  if (req.device == "host") {
-    const targets::Device host = targets::detect_host_device();
-    target = scheduler::target_info_from_device(host);
-    plan.halide_target = host.halide_target;
+  if (req.device == "host" || targets::find_known_cuda_device(req.device)) {
+    // This CPU, or a known GPU by name: the description needs no database row, so a card
+    // nothing was measured on still gets its heuristic kernels (the fallback).
+    const targets::Device device = targets::device_by_name(req.device);
+    target = scheduler::target_info_from_device(device);
+    plan.halide_target = device.halide_target;
   } else {
     target = target_of(db, plan.device_key);  // UserError for an unknown key
     plan.halide_target = db.find_device(plan.device_key)->target;
