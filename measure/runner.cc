@@ -97,6 +97,11 @@ double Runner::prepare(const subgraphs::Subgraph& subgraph) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::shared_ptr<const internal::WorkloadData> Runner::workload_data(const subgraphs::Subgraph& subgraph) {
+  prepare(subgraph);
+  return workloads_->by_subgraph.at(&subgraph);
+}
+
 MeasureResult Runner::run(const BuiltCandidate& candidate) {
   if (!candidate.build.ok() || !candidate.kernel) return candidate.build;
   const subgraphs::Subgraph& subgraph = *candidate.candidate.subgraph;

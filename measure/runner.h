@@ -28,6 +28,9 @@ class Subgraph;
 }
 
 namespace ktune::measure {
+namespace internal {
+struct WorkloadData;  // measure/internal/workload_data.h
+}
 
 struct RunOptions {
   // Threads a kernel may use (HL_NUM_THREADS in the child); 0 means every core this
@@ -70,6 +73,10 @@ class Runner {
   // already; run() does it on first use. Returns the wall time it took in milliseconds (0
   // when already prepared). Like run(), call it only while no compile is running.
   double prepare(const subgraphs::Subgraph& subgraph);
+
+  // The inputs and reference that prepare() made for `subgraph` (preparing them first), for
+  // baselines timed outside the Runner on the same data (ktune bench's libraries).
+  std::shared_ptr<const internal::WorkloadData> workload_data(const subgraphs::Subgraph& subgraph);
 
   // run() for each candidate, in order.
   std::vector<MeasureResult> run_all(const std::vector<BuiltCandidate>& candidates);

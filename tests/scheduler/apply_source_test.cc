@@ -1,14 +1,9 @@
 // The Halide source that apply() prints is real C++: 20 sampled schedules are compiled with
 // the system compiler against Halide, applied to fresh pipelines of the same algorithm,
 // and must give the same loop nest and the same output as apply() itself.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <regex>
-
-#include "scheduler/internal/func_names.h"
+#include "tests/scheduler/printed_schedules.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -30,23 +25,6 @@ const char* kSpecs[] = {
 };
 constexpr int kPerSpec = 5;
 
-std::string without_uniquifiers(const std::string& text) { return std::regex_replace(text, std::regex("\\$[0-9]+"), ""); }
-
-std::string include_flags() {
-  std::string flags, dirs = KTUNE_HALIDE_INCLUDE_DIR;
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = dirs.find(':', start);
-    const std::string d = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!d.empty()) flags += " -I" + d;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return flags;
-}
-
-using ApplyFn = void (*)(std::map<std::string, Halide::Func>*);
-
 TEST(ApplySource, PrintedSourceCompilesAndMatchesApply) {
   struct Case {
     std::unique_ptr<subgraphs::SpecSubgraph> sg;
@@ -55,8 +33,6 @@ TEST(ApplySource, PrintedSourceCompilesAndMatchesApply) {
     ApplyResult applied;
   };
   std::vector<Case> cases;
-  std::ostringstream code;
-  code << "#include <Halide.h>\n#include <map>\n#include <string>\nusing namespace Halide;\n";
   Rng rng(77);
   for (const char* spec : kSpecs) {
     for (int i = 0; i < kPerSpec; ++i) {
@@ -66,43 +42,24 @@ TEST(ApplySource, PrintedSourceCompilesAndMatchesApply) {
       c.schedule = i == 0 ? c.space->heuristic() : *c.space->sample(rng);
       c.applied = apply(c.schedule, *c.sg, c.space->analysis());
       ASSERT_TRUE(c.applied.ok) << c.applied.error;
-      code << "extern \"C\" void ktune_apply_" << cases.size() << "(std::map<std::string, Func>* funcs) {\n";
-      for (const FuncAnalysis& fa : c.space->analysis().funcs) {
-        code << "  Func " << fa.name << " = funcs->at(\"" << fa.name << "\");\n";
-      }
-      code << c.applied.source << "}\n";
       cases.push_back(std::move(c));
     }
   }
   ASSERT_GE(cases.size(), 20u);
-  const std::string dir = ::testing::TempDir();
-  const std::string src = dir + "/ktune_printed_schedules.cc";
-  const std::string lib = dir + "/libktune_printed_schedules.so";
-  std::ofstream(src) << code.str();
-  const std::string cmd = std::string(KTUNE_CXX_COMPILER) + " -std=c++17 -O0 -w -shared -fPIC" + include_flags() + " " +
-                          src + " -o " + lib + " " + KTUNE_HALIDE_LIBRARY + " 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "the printed schedules do not compile: " << cmd;
-  void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(handle, nullptr) << dlerror();
+  std::vector<testing::PrintedCase> printed_cases;
+  for (const Case& c : cases) printed_cases.push_back({c.sg.get(), &c.space->analysis(), &c.applied});
+  const std::vector<ApplyResult> printed = testing::apply_printed_sources(printed_cases, "ktune_printed_schedules");
+  ASSERT_EQ(printed.size(), cases.size());
 
   for (size_t i = 0; i < cases.size(); ++i) {
-    Case& c = cases[i];
-    auto fn = reinterpret_cast<ApplyFn>(dlsym(handle, ("ktune_apply_" + std::to_string(i)).c_str()));
-    ASSERT_NE(fn, nullptr);
-    ApplyResult printed;
-    printed.ok = true;
-    printed.built = std::make_shared<subgraphs::BuiltPipeline>(c.sg->build());
-    const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(*printed.built);
-    const std::vector<std::string> names = stable_func_names(funcs);
-    std::map<std::string, Halide::Func> by_name;
-    for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k], funcs[k]);
-    fn(&by_name);
-    EXPECT_EQ(without_uniquifiers(loop_nest_text(printed)), without_uniquifiers(loop_nest_text(c.applied)))
+    const Case& c = cases[i];
+    EXPECT_EQ(testing::without_uniquifiers(loop_nest_text(printed[i])),
+              testing::without_uniquifiers(loop_nest_text(c.applied)))
         << c.applied.source;
     const auto inputs = c.sg->make_inputs(5);
     const auto target = Halide::get_jit_target_from_environment();
     const auto a = subgraphs::run_pipeline(*c.applied.built, inputs, c.sg->outputs(), target);
-    const auto b = subgraphs::run_pipeline(*printed.built, inputs, c.sg->outputs(), target);
+    const auto b = subgraphs::run_pipeline(*printed[i].built, inputs, c.sg->outputs(), target);
     EXPECT_EQ(a[0].data, b[0].data) << "same schedule, same code: outputs must be identical";
     EXPECT_TRUE(subgraphs::compare_outputs(a, c.sg->reference(inputs)).passed());
   }

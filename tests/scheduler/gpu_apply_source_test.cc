@@ -2,15 +2,10 @@
 // (block and thread loops, shared and register memory) compiles against Halide and,
 // applied to a fresh pipeline, gives the same loop nest and the same memory types as
 // apply() itself.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <regex>
-
-#include "scheduler/internal/func_names.h"
 #include "tests/scheduler/gpu_test_support.h"
+#include "tests/scheduler/printed_schedules.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -28,31 +23,6 @@ const char* kSpecs[] = {
 };
 constexpr int kPerSpec = 4;
 
-std::string without_uniquifiers(const std::string& text) { return std::regex_replace(text, std::regex("\\$[0-9]+"), ""); }
-
-std::string include_flags() {
-  std::string flags, dirs = KTUNE_HALIDE_INCLUDE_DIR;
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = dirs.find(':', start);
-    const std::string d = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!d.empty()) flags += " -I" + d;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return flags;
-}
-
-std::map<std::string, Halide::Func> funcs_by_name(const subgraphs::BuiltPipeline& built) {
-  const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
-  const std::vector<std::string> names = stable_func_names(funcs);
-  std::map<std::string, Halide::Func> by_name;
-  for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k], funcs[k]);
-  return by_name;
-}
-
-using ApplyFn = void (*)(std::map<std::string, Halide::Func>*);
-
 TEST(GpuApplySource, PrintedSourceMatchesApply) {
   struct Case {
     std::unique_ptr<subgraphs::SpecSubgraph> sg;
@@ -61,8 +31,6 @@ TEST(GpuApplySource, PrintedSourceMatchesApply) {
     ApplyResult applied;
   };
   std::vector<Case> cases;
-  std::ostringstream code;
-  code << "#include <Halide.h>\n#include <map>\n#include <string>\nusing namespace Halide;\n";
   Rng rng(91);
   bool shared = false, blocks = false;
   for (const char* spec : kSpecs) {
@@ -75,38 +43,24 @@ TEST(GpuApplySource, PrintedSourceMatchesApply) {
       ASSERT_TRUE(c.applied.ok) << c.applied.error;
       shared |= c.applied.source.find("store_in(MemoryType::GPUShared)") != std::string::npos;
       blocks |= c.applied.source.find(".gpu_blocks(") != std::string::npos;
-      code << "extern \"C\" void ktune_apply_" << cases.size() << "(std::map<std::string, Func>* funcs) {\n";
-      for (const FuncAnalysis& fa : c.space->analysis().funcs) {
-        code << "  Func " << fa.name << " = funcs->at(\"" << fa.name << "\");\n";
-      }
-      code << c.applied.source << "}\n";
       cases.push_back(std::move(c));
     }
   }
   EXPECT_TRUE(shared) << "no sampled schedule stages a Func in shared memory";
   EXPECT_TRUE(blocks);
-  const std::string dir = ::testing::TempDir();
-  const std::string src = dir + "/ktune_printed_gpu_schedules.cc";
-  const std::string lib = dir + "/libktune_printed_gpu_schedules.so";
-  std::ofstream(src) << code.str();
-  const std::string cmd = std::string(KTUNE_CXX_COMPILER) + " -std=c++17 -O0 -w -shared -fPIC" + include_flags() + " " +
-                          src + " -o " + lib + " " + KTUNE_HALIDE_LIBRARY + " 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "the printed schedules do not compile: " << cmd;
-  void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(handle, nullptr) << dlerror();
+  std::vector<testing::PrintedCase> printed_cases;
+  for (const Case& c : cases) printed_cases.push_back({c.sg.get(), &c.space->analysis(), &c.applied});
+  const std::vector<ApplyResult> printed =
+      testing::apply_printed_sources(printed_cases, "ktune_printed_gpu_schedules");
+  ASSERT_EQ(printed.size(), cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
-    Case& c = cases[i];
-    auto fn = reinterpret_cast<ApplyFn>(dlsym(handle, ("ktune_apply_" + std::to_string(i)).c_str()));
-    ASSERT_NE(fn, nullptr);
-    ApplyResult printed;
-    printed.ok = true;
-    printed.built = std::make_shared<subgraphs::BuiltPipeline>(c.sg->build());
-    std::map<std::string, Halide::Func> by_name = funcs_by_name(*printed.built);
-    fn(&by_name);
-    EXPECT_EQ(without_uniquifiers(loop_nest_text(printed)), without_uniquifiers(loop_nest_text(c.applied)))
+    const Case& c = cases[i];
+    EXPECT_EQ(testing::without_uniquifiers(loop_nest_text(printed[i])),
+              testing::without_uniquifiers(loop_nest_text(c.applied)))
         << c.applied.source;
-    const std::map<std::string, Halide::Func> applied_funcs = funcs_by_name(*c.applied.built);
-    for (const auto& [name, f] : by_name) {
+    const std::map<std::string, Halide::Func> printed_funcs = testing::funcs_by_name(*printed[i].built);
+    const std::map<std::string, Halide::Func> applied_funcs = testing::funcs_by_name(*c.applied.built);
+    for (const auto& [name, f] : printed_funcs) {
       EXPECT_EQ(static_cast<int>(f.function().schedule().memory_type()),
                 static_cast<int>(applied_funcs.at(name).function().schedule().memory_type()))
           << name << "\n" << c.applied.source;

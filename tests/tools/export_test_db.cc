@@ -16,6 +16,7 @@
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "tuning_db/tuning_db.h"
+#include "common/halide_version.h"
 
 int main(int argc, char** argv) {
   if (argc < 5) {
@@ -25,7 +26,7 @@ int main(int argc, char** argv) {
   try {
     using namespace ktune;
     tuning_db::OpenOptions options;
-    options.versions = {KTUNE_VERSION, "14"};
+    options.versions = {KTUNE_VERSION, ktune::kHalideVersion};
     tuning_db::TuningDb db = tuning_db::TuningDb::open(argv[1], options);
     const targets::Device host = targets::detect_host_device();
     const int64_t device_id = db.upsert_device(search::device_record(host));

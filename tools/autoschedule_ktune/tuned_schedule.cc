@@ -1,5 +1,7 @@
 #include "tools/autoschedule_ktune/tuned_schedule.h"
 
+#include "common/halide_version.h"
+
 #include <Halide.h>
 #include <nlohmann/json.hpp>
 
@@ -24,9 +26,6 @@ namespace {
 
 namespace HI = Halide::Internal;
 
-// The Halide version `ktune tune` stamps on measurements (tools/ktune/commands.h); stored
-// schedules measured under another one are reported as stale.
-constexpr const char* kHalideVersion = "14";
 
 // `Func name = pipeline.get_func(i);` for every scheduled Func, so the schedule source
 // compiles inside the `apply_schedule_<name>(pipeline, target)` of a .schedule.h.

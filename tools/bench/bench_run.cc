@@ -210,7 +210,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
 
     // Library baselines.
     std::vector<LibraryMethod> libraries;
-    std::shared_ptr<measure::internal::WorkloadData> data;
+    std::shared_ptr<const measure::internal::WorkloadData> data;
     BenchInputs inputs;
     const auto* spec_sg = dynamic_cast<const subgraphs::SpecSubgraph*>(sg);
     const PlanMatch match =
@@ -226,7 +226,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
         std::any_of(libraries.begin(), libraries.end(), [](const LibraryMethod& l) { return l.unsupported.empty(); });
     if (any_library) {
       progress(prefix + "preparing inputs and the reference for the libraries");
-      data = measure::internal::prepare_workload(*sg, options.input_seed, 600000);
+      data = runner.workload_data(*sg);  // the same inputs and reference the Runner uses
       for (const auto& b : data->inputs) inputs.inputs.push_back(b.data());
       inputs.output = sg->outputs().front();
       if (!data->reference.empty()) inputs.reference = &data->reference.front();

@@ -18,6 +18,7 @@
 #include "search/tuner.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
+#include "common/halide_version.h"
 
 namespace {
 
@@ -33,7 +34,7 @@ TaskSummary tune_one(const std::string& spec, bool random, int trials, int threa
   o.search.random_search = random;
   o.threads = threads;
   o.ktune_version = "bench";
-  o.halide_version = "14";
+  o.halide_version = ktune::kHalideVersion;
   std::vector<std::unique_ptr<ktune::subgraphs::Subgraph>> subgraphs;
   subgraphs.push_back(ktune::subgraphs::load_spec_subgraph(spec));
   ktune::search::Progress progress(false, "", std::nullopt, trials);

@@ -5,15 +5,16 @@
 
 #include <functional>
 
+#include "common/halide_version.h"
+
 namespace CLI {
 class App;
 }
 
 namespace ktune::cli {
 
-// The Halide version stamped on every database row this binary writes and compared with
-// stored rows to report stale results (Debian 12's libhalide14-0-dev).
-inline constexpr const char* kHalideVersion = "14";
+// The Halide version stamped on database rows (common/halide_version.h).
+using ::ktune::kHalideVersion;
 
 // Runs a parsed subcommand and returns the process exit code (0 ok, 1 failure, 2 usage).
 // Throws ktune::UserError for bad input; main maps it to exit code 2.

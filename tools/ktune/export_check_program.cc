@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "subgraphs/compare.h"
+#include "tools/ktune/generated_program.h"
 
 namespace ktune::cli {
 namespace {
@@ -26,29 +27,14 @@ using Halide::Runtime::Buffer;
 std::string last_error;
 void on_error(void*, const char* message) { last_error = message; }
 
-// Shapes are outermost first; Halide buffers innermost first, so dimensions are reversed.
-Buffer<float> make(std::vector<int> shape) {
-  std::reverse(shape.begin(), shape.end());
-  return Buffer<float>(shape);
-}
+)";
 
-bool load(Buffer<float>& b, const std::string& path) {
+// The rest of the fixed part, after generated_buffer_helpers().
+constexpr const char* kPrologueRest = R"(bool load(Buffer<float>& b, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(b.size_in_bytes()));
   if (!in) std::printf("cannot read %s\n", path.c_str());
   return static_cast<bool>(in);
-}
-
-// Largest |out - ref| / max(|ref|, 1% of max |ref|); infinity for NaN.
-double max_error(const Buffer<float>& got, const Buffer<float>& want) {
-  double max_ref = 0, worst = 0;
-  for (size_t i = 0; i < want.number_of_elements(); ++i) max_ref = std::max(max_ref, std::fabs(double(want.data()[i])));
-  for (size_t i = 0; i < want.number_of_elements(); ++i) {
-    const double err = std::fabs(double(got.data()[i]) - double(want.data()[i])) /
-                       std::max(std::fabs(double(want.data()[i])), 0.01 * max_ref);
-    worst = std::max(worst, std::isnan(err) ? INFINITY : err);
-  }
-  return worst;
 }
 
 // Median time of `call` in ms: one warm-up, then runs until 10 runs or 0.5 s.
@@ -70,12 +56,6 @@ double median_ms(const std::function<int()>& call) {
 
 )";
 
-std::string shape_list(const subgraphs::Shape& shape) {
-  std::string s = "{";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "}";
-}
-
 }  // namespace
 
 std::string check_program_text(const ExportPlan& plan, const ExportInfo& info) {
@@ -86,7 +66,7 @@ std::string check_program_text(const ExportPlan& plan, const ExportInfo& info) {
     << ") and prints median times.\n"
     << "//   c++ -std=c++17 -O2 -I ../include check.cc ../lib" << info.name << ".a -lpthread -ldl -o check\n"
     << "//   ./check .        (the argument is this folder; exit 0 when every kernel matches)\n"
-    << kPrologue << "#include \"" << info.name << ".h\"\n\n"
+    << kPrologue << generated_buffer_helpers() << kPrologueRest << "#include \"" << info.name << ".h\"\n\n"
     << "int main(int argc, char** argv) {\n"
     << "  if (argc != 2) {\n    std::printf(\"usage: %s TEST_DATA_DIR\\n\", argv[0]);\n    return 2;\n  }\n"
     << "  halide_set_error_handler(on_error);\n"
@@ -102,7 +82,7 @@ std::string check_program_text(const ExportPlan& plan, const ExportInfo& info) {
     for (const auto& t : k.subgraph->inputs()) {
       const std::string& param = params[i++];
       const std::string v = "t_" + param;
-      p << "    Buffer<float> " << v << " = make(" << shape_list(t.shape) << ");\n";
+      p << "    Buffer<float> " << v << " = make(" << shape_initializer(t.shape) << ");\n";
       loads += (loads.empty() ? "" : " && ") + ("load(" + v + ", " + d + param + ".f32\")");
       args += (args.empty() ? "" : ", ") + v;
     }
@@ -110,8 +90,8 @@ std::string check_program_text(const ExportPlan& plan, const ExportInfo& info) {
     for (const auto& t : k.subgraph->outputs()) {
       const std::string& param = params[i++];
       const std::string v = "t_" + param;
-      p << "    Buffer<float> " << v << " = make(" << shape_list(t.shape) << "), " << v << "_ref = make("
-        << shape_list(t.shape) << ");\n";
+      p << "    Buffer<float> " << v << " = make(" << shape_initializer(t.shape) << "), " << v << "_ref = make("
+        << shape_initializer(t.shape) << ");\n";
       loads += " && load(" + v + "_ref, " + d + param + ".ref.f32\")";
       args += ", " + v;
       checks += "    err = std::max(err, max_error(" + v + ", " + v + "_ref));\n";

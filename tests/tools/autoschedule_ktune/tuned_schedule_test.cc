@@ -19,6 +19,7 @@
 #include "targets/host_detect.h"
 #include "tools/autoschedule_ktune/ktune_autoscheduler.h"
 #include "tuning_db/tuning_db.h"
+#include "common/halide_version.h"
 
 namespace ktune::autoschedule {
 namespace {
@@ -92,7 +93,7 @@ class TunedSchedule : public ::testing::Test {
   // Stores `schedule` for the demo workload on the host with a fixed median.
   void store(const subgraphs::Subgraph& sg, const scheduler::Schedule& schedule) {
     tuning_db::OpenOptions open;
-    open.versions = {KTUNE_VERSION, "14"};  // what the plugin runs as: the rows are not stale
+    open.versions = {KTUNE_VERSION, ktune::kHalideVersion};  // what the plugin runs as: the rows are not stale
     tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path_, open);
     tuning_db::MeasurementRecord m;
     m.device_id = db.upsert_device(search::device_record(targets::detect_host_device()));

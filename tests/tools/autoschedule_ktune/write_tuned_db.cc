@@ -18,6 +18,7 @@
 #include "subgraphs/generator_loader.h"
 #include "targets/host_detect.h"
 #include "tuning_db/tuning_db.h"
+#include "common/halide_version.h"
 
 int main(int argc, char** argv) {
   using namespace ktune;
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
     if (!result.ok()) throw std::runtime_error("measuring the heuristic schedule failed: " + result.message);
 
     tuning_db::OpenOptions open;
-    open.versions = {KTUNE_VERSION, "14"};
+    open.versions = {KTUNE_VERSION, ktune::kHalideVersion};
     tuning_db::TuningDb db = tuning_db::TuningDb::open(argv[2], open);
     const int64_t device = db.upsert_device(search::device_record(host));
     const int64_t workload = db.upsert_workload(search::workload_record(*sg));
