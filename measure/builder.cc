@@ -1,5 +1,5 @@
 // Entry points: build_candidates (the batch), late_builds_in_flight and
-// wait_for_late_builds (abandoned compiles), jit_target_from_string.
+// wait_for_late_builds (abandoned compiles), jit_target_from_string, jit_target_for.
 // Each candidate: subgraph->build() on an arena thread, then apply + compile_jit on a
 // helper thread the arena thread waits for with a deadline (see builder.h).
 #include "measure/builder.h"
@@ -160,6 +160,21 @@ Halide::Target jit_target_from_string(const std::string& text) {
 }
 
 }  // namespace internal
+
+std::string jit_target_for(const std::string& device_target) {
+  if (device_target.empty()) return "";
+  const Halide::Target device = internal::jit_target_from_string(device_target);
+  if (!device.has_gpu_feature()) return "";
+  // The device's GPU API and capability on this machine's host target.
+  using F = Halide::Target::Feature;
+  Halide::Target jit = Halide::get_jit_target_from_environment();
+  for (F f : {F::CUDA, F::CUDACapability30, F::CUDACapability32, F::CUDACapability35, F::CUDACapability50,
+              F::CUDACapability61, F::CUDACapability70, F::CUDACapability75, F::CUDACapability80,
+              F::CUDACapability86, F::OpenCL, F::Metal, F::D3D12Compute}) {
+    if (device.has_feature(f)) jit = jit.with_feature(f);
+  }
+  return jit.to_string();
+}
 
 BuildBatch build_candidates(const std::vector<Candidate>& candidates, const BuildOptions& options) {
   const Halide::Target target = internal::jit_target_from_string(options.target);

@@ -36,9 +36,15 @@ struct BuildOptions {
   // wait_for_late_builds().
   double timeout_ms = 60000;
   // Halide target string to compile for; empty means the host JIT target
-  // (HL_JIT_TARGET or the detected host).
+  // (HL_JIT_TARGET or the detected host). For a GPU of this machine use jit_target_for().
   std::string target;
 };
+
+// The JIT target that runs kernels built for a device whose Halide target is
+// `device_target` on this machine: the host JIT target plus the device target's GPU
+// features (cuda and its cuda_capability_NN). Empty for a CPU target (the host JIT target).
+// Throws ktune::UserError for a malformed string.
+std::string jit_target_for(const std::string& device_target);
 
 // One candidate after building.
 struct BuiltCandidate {

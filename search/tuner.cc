@@ -116,6 +116,8 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   run_options.timing.min_repeats = opt.min_repeats;
   run_options.timing.min_total_ms = opt.repeat_min_ms;
   measure::Runner runner(run_options);
+  // A GPU device is this machine's: its kernels are JIT-compiled for the host plus the GPU.
+  const std::string jit_target = measure::jit_target_for(opt.device.halide_target);
 
   // Each task's state from the database: measured schedules, best time, seeds.
   for (Task& t : st.tasks) {
@@ -249,6 +251,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     }
     measure::BuildOptions build_options;
     build_options.threads = 0;
+    build_options.target = jit_target;
     const measure::BuildBatch batch = measure::build_candidates(candidates, build_options);
 
     RoundRecord record;

@@ -3,7 +3,9 @@
 // and runs each alone, every result is committed to the database as it arrives, and the
 // cost model is retrained from the database. Running again (or with --resume) continues
 // where a run stopped: trial counts, measured schedules and the model come from the
-// database, and no schedule is measured twice on the same device.
+// database, and no schedule is measured twice on the same device. A CUDA device must be a
+// GPU of this machine: kernels are JIT-compiled for the host plus the GPU, and each timed
+// run waits for the device.
 #pragma once
 
 #include <atomic>

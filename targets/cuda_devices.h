@@ -29,9 +29,15 @@ struct CudaDetection {
   std::string problem;          // why `devices` is empty: "no CUDA driver (libcuda.so.1 ...)"
 };
 
-// Loads libcuda.so.1, initializes it and reads every device's attributes. Never throws;
-// the result says why nothing was found.
+// The GPUs of this machine, asked in a short-lived child process so that this process never
+// initializes CUDA: a CUDA context does not survive fork(), and the measurement layer forks
+// the children that run GPU kernels. Never throws; the result says why nothing was found
+// (also when the driver crashed or hung while answering).
 CudaDetection detect_cuda_devices();
+
+// Loads libcuda.so.1, initializes it in THIS process and reads every device's attributes.
+// A child forked afterwards cannot use CUDA: only detect_cuda_devices' child calls it.
+CudaDetection query_cuda_devices_in_process();
 
 // A Device for a GPU with these driver-reported properties (shared by detection and
 // tests): memory clock in kHz and bus width in bits give the peak bandwidth.

@@ -1,5 +1,5 @@
-// detect_cuda_devices(): the CUDA driver API, loaded with dlopen so that ktune neither links
-// against CUDA nor needs its headers. Only the handful of entry points and attribute numbers
+// query_cuda_devices_in_process(): the CUDA driver API, loaded with dlopen so that ktune
+// neither links against CUDA nor needs its headers. Only the handful of entry points and attribute numbers
 // used here are declared; they are part of the driver's stable ABI.
 #include <dlfcn.h>
 
@@ -44,7 +44,7 @@ bool load(void* library, const char* symbol, Fn& fn) {
 
 }  // namespace
 
-CudaDetection detect_cuda_devices() {
+CudaDetection query_cuda_devices_in_process() {
   CudaDetection result;
   // The driver library stays loaded for the life of the process, as CUDA expects.
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);

@@ -131,5 +131,31 @@ TEST(BuilderTest, MalformedTargetIsAUserError) {
   }
 }
 
+TEST(BuilderTest, GpuDeviceTargetBecomesTheHostJitTargetWithTheGpu) {
+  const Halide::Target jit(jit_target_for("x86-64-linux-avx-avx2-f16c-fma-sse41-cuda-cuda_capability_86"));
+  EXPECT_TRUE(jit.has_feature(Halide::Target::CUDA));
+  EXPECT_TRUE(jit.has_feature(Halide::Target::CUDACapability86));
+  EXPECT_FALSE(jit.has_feature(Halide::Target::CUDACapability80));
+  // The CPU part is this machine's, not the device string's.
+  const Halide::Target host = Halide::get_jit_target_from_environment();
+  EXPECT_EQ(jit.arch, host.arch);
+  EXPECT_EQ(jit.os, host.os);
+  EXPECT_EQ(jit.has_feature(Halide::Target::AVX512), host.has_feature(Halide::Target::AVX512));
+  EXPECT_EQ(jit.without_feature(Halide::Target::CUDA).without_feature(Halide::Target::CUDACapability86), host);
+  // A CPU device runs on the host JIT target.
+  EXPECT_EQ(jit_target_for("x86-64-linux-avx2"), "");
+  EXPECT_EQ(jit_target_for(""), "");
+  EXPECT_THROW(jit_target_for("x86-64-nonsense-os"), UserError);
+}
+
+TEST(BuilderTest, GpuScheduleCompilesForTheGpuWithoutOne) {
+  // JIT compilation generates PTX through LLVM: no driver is needed until the kernel runs.
+  const auto scale = testing::make_scale();
+  const BuildBatch built = build_candidates({make_candidate(scale.get(), "gpu", testing::gpu_tiles)},
+                                            BuildOptions{1, 0, jit_target_for("x86-64-linux-cuda-cuda_capability_80")});
+  ASSERT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
+  EXPECT_TRUE(built.candidates[0].kernel->target.has_feature(Halide::Target::CUDA));
+}
+
 }  // namespace
 }  // namespace ktune::measure

@@ -5,7 +5,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
+
 #include "measure/internal/usable_cores.h"
+#include "targets/cuda_devices.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/compare.h"
 #include "tests/measure/test_subgraphs.h"
@@ -211,6 +214,30 @@ TEST(RunnerTest, ChildrenGetEveryThreadEvenAfterTheParentUsedThePool) {
   ASSERT_EQ(r1.status, MeasureStatus::kOk) << describe(r1);
   EXPECT_EQ(r1.threads, 1);
   EXPECT_EQ(testing::probe_threads().size(), 1u);
+}
+
+// A GPU kernel is checked and timed on this machine's GPU (each timed run waits for the
+// device); without one, the child reports the runtime's CUDA error and the process goes on.
+TEST(RunnerTest, GpuCandidateRunsOnTheGpuOrReportsWhyNot) {
+  const auto scale = testing::make_scale();
+  const RunOptions o = quick_options();
+  Runner runner(o);
+  const BuildBatch built =
+      build_candidates({Candidate{scale.get(), "gpu", testing::gpu_tiles, "gpu"}},
+                       BuildOptions{1, 60000, jit_target_for("x86-64-linux-cuda-cuda_capability_50")});
+  ASSERT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
+  const MeasureResult r = runner.run(built.candidates[0]);
+  if (targets::detect_cuda_devices().devices.empty()) {
+    EXPECT_EQ(r.status, MeasureStatus::kRuntimeError) << describe(r);
+    std::string message = r.message;
+    for (char& c : message) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_THAT(message, HasSubstr("cuda")) << r.message;
+  } else {
+    expect_sane_timing(r, o);
+  }
+  // The parent is unharmed: a CPU candidate still measures.
+  const BuildBatch cpu = build_candidates({trivial(scale.get(), "cpu")}, BuildOptions{1, 60000, ""});
+  expect_sane_timing(runner.run(cpu.candidates[0]), o);
 }
 
 }  // namespace

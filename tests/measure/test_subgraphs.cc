@@ -167,6 +167,12 @@ void parallel_rows(const BuiltPipeline& built) {
   out.compute_root().parallel(Halide::Var("y"));
 }
 
+void gpu_tiles(const BuiltPipeline& built) {
+  Halide::Func out = built.outputs.at(0);
+  Halide::Var x("x"), xo("xo"), xi("xi");
+  out.compute_root().gpu_tile(x, xo, xi, 64);
+}
+
 void reset_probe_threads() { probe_record()->count.store(0); }
 
 std::set<int> probe_threads() {

@@ -34,6 +34,9 @@ std::unique_ptr<subgraphs::Subgraph> make_throwing_reference();
 std::unique_ptr<subgraphs::Subgraph> make_thread_probe();
 void parallel_rows(const subgraphs::BuiltPipeline& built);
 
+// Schedules make_scale's output as one GPU kernel: 4 blocks of 64 threads.
+void gpu_tiles(const subgraphs::BuiltPipeline& built);
+
 // Clears the shared record of probe threads (call before measuring).
 void reset_probe_threads();
 // Distinct thread ids that ran the probe since the last reset, in any process.

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <set>
+#include <string>
 
 #include "common/error.h"
 #include "targets/device_lookup.h"
@@ -132,6 +134,16 @@ TEST(CudaDetect, FindsDevicesOrSaysWhyNot) {
     }
     EXPECT_EQ(device_by_name("cuda"), detected.devices.front());
   }
+}
+
+// Detection asks the driver in a child: this process never loads or initializes CUDA, so
+// the GPU kernels of children it forks later can.
+TEST(CudaDetect, LeavesThisProcessWithoutTheDriver) {
+  const CudaDetection detected = detect_cuda_devices();
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) EXPECT_EQ(line.find("libcuda.so"), std::string::npos) << line;
+  EXPECT_EQ(detected.devices.empty(), !detected.problem.empty()) << detected.problem;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "scheduler/space.h"
 #include "subgraphs/spec_subgraph.h"
+#include "targets/cuda_devices.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "tests/tools/cli_runner.h"
@@ -183,6 +184,36 @@ TEST(CmdTune, UsageErrors) {
   const auto bad = run_ktune("tune " + data("tiny_softmax.json") + " --db /tmp/x.db --budget 5x");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.out, HasSubstr("--budget: expected a duration"));
+}
+
+// A GPU is tuned on the machine that has it; elsewhere the error says how to tune for it
+// with a bundle. --target must agree with --device.
+TEST(CmdTune, GpuDeviceNeedsAGpuHereOrABundle) {
+  const std::string db = fresh_db("tune_gpu.db");
+  const std::string tiny = data("tiny_softmax.json");
+  const auto mismatch = run_ktune("tune " + tiny + " --db " + db + " --trials 1 --device host --target cuda");
+  EXPECT_EQ(mismatch.exit_code, 2);
+  EXPECT_THAT(mismatch.out, HasSubstr("--target cuda but --device host is a CPU"));
+  const auto bad_target = run_ktune("tune " + tiny + " --db " + db + " --trials 1 --target opencl");
+  EXPECT_EQ(bad_target.exit_code, 2);
+  EXPECT_THAT(bad_target.out, HasSubstr("expected host or cuda"));
+  if (!targets::detect_cuda_devices().devices.empty()) {
+    // This machine has a GPU: a short run measures on it and stores the results.
+    const auto run = run_ktune("tune " + tiny + " --db " + db + " --trials 2 --target cuda" + kQuick);
+    ASSERT_EQ(run.exit_code, 0) << run.out;
+    EXPECT_THAT(run.out, HasSubstr("tiny_softmax"));
+    return;
+  }
+  const auto h100 = run_ktune("tune " + tiny + " --db " + db + " --trials 1 --device h100");
+  EXPECT_EQ(h100.exit_code, 2);
+  EXPECT_THAT(h100.out, HasSubstr("\"h100\" is a GPU and this machine has none"));
+  EXPECT_THAT(h100.out, HasSubstr("ktune bundle"));
+  EXPECT_THAT(h100.out, HasSubstr("--device h100"));
+  const auto cuda = run_ktune("tune " + tiny + " --db " + db + " --trials 1 --target cuda");
+  EXPECT_EQ(cuda.exit_code, 2);
+  EXPECT_THAT(cuda.out, HasSubstr("this machine's first GPU, but there is none"));
+  std::ifstream created(db);
+  EXPECT_FALSE(created.good()) << "a refused run must not create the database";
 }
 
 }  // namespace

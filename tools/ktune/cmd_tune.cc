@@ -1,5 +1,6 @@
-// `ktune tune SPEC... [--generator LIB:NAME ...] --db F [--device host] (--budget 8h | --trials N)
-//  [--threads N] [--seed S] [--resume] [--log FILE]`: the tuning run. Every measurement is
+// `ktune tune SPEC... [--generator LIB:NAME ...] --db F [--device host|cuda|h100 ...] [--target host|cuda]
+//  (--budget 8h | --trials N) [--threads N] [--seed S] [--resume] [--log FILE]`: the tuning run,
+// on the host CPU or on a GPU of this machine (tools/ktune/tuning_device.h). Every measurement is
 // committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
 // stops after the current candidate, commits and prints the summary (exit 0); a second
 // Ctrl-C exits at once (the database stays consistent).
@@ -19,6 +20,7 @@
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device_lookup.h"
+#include "tools/ktune/tuning_device.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
@@ -37,7 +39,8 @@ struct TuneCliOptions {
   std::vector<std::string> generators;
   std::vector<std::string> params;
   std::string db;
-  std::string device = "host";
+  std::string device;  // empty: host, or this machine's GPU with --target cuda
+  std::string target;
   std::string budget;
   int trials = 0;
   int threads = 0;
@@ -78,13 +81,7 @@ int run_tune(const TuneCliOptions& opt) {
   }
   search::TuneOptions o;
   o.db_path = opt.db;
-  o.device = targets::device_by_name(opt.device);
-  if (o.device.kind != "cpu") {
-    throw UserError(format_user_error("", "--device",
-                                      "\"" + opt.device + "\" is a " + o.device.kind +
-                                          " device; tuning is built for CPU devices only so far "
-                                          "(the GPU schedule space is not built yet)"));
-  }
+  o.device = tuning_device(opt.device, opt.target);
   if (!opt.budget.empty()) o.budget.seconds = search::parse_duration_seconds(opt.budget, "--budget");
   if (opt.trials > 0) o.budget.trials = opt.trials;
   o.budget.text = !opt.budget.empty() ? opt.budget : std::to_string(opt.trials) + " trials";
@@ -137,7 +134,9 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable)");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
-  sub.add_option("--device", opt->device, "device to tune for")->capture_default_str();
+  sub.add_option("--device", opt->device,
+                 "device to tune for: host (default), cuda (this machine's first GPU) or a known card here (h100, ...)");
+  sub.add_option("--target", opt->target, "host or cuda; with cuda and no --device, this machine's first GPU");
   sub.add_option("--budget", opt->budget, "wall-clock budget: 8h, 90m, 1h30m, 45s");
   sub.add_option("--trials", opt->trials, "number of candidates to measure");
   sub.add_option("--threads", opt->threads, "threads per kernel (0 = every core)")->capture_default_str();
