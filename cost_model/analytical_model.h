@@ -1,6 +1,7 @@
 // AnalyticalModel: ranks by the roofline estimate of run time (roofline.h) computed from
 // the cost features, for use before enough measurements exist to train a learned model
-// (the cold start). The score is -log(seconds). It needs no training.
+// (the cold start); on a CUDA target by the GPU estimate (gpu_roofline.h). The score is
+// -log(seconds). It needs no training.
 #pragma once
 
 #include <string>

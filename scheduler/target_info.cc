@@ -27,6 +27,7 @@ TargetInfo target_info_from_device(const targets::Device& device) {
     t.shared_bytes_per_sm = g.shared_bytes_per_sm;
     t.sm_count = g.sm_count;
     if (g.registers_per_sm > 0) t.registers_per_sm = g.registers_per_sm;
+    t.memory_gbps = g.memory_gbps;
     if (g.l2_bytes > 0) t.l2_bytes = t.llc_bytes = g.l2_bytes;
   }
   return t;

@@ -27,6 +27,7 @@ struct TargetInfo {
   int64_t shared_bytes_per_sm = 0;          // shared memory of one SM (0 = unknown)
   int sm_count = 0;                         // streaming multiprocessors (0 = unknown)
   int registers_per_sm = 65536;             // 32-bit registers of one SM
+  double memory_gbps = 0;                   // peak DRAM bandwidth, GB/s (0 = unknown)
 
   bool is_gpu() const { return kind == "cuda"; }
 };
