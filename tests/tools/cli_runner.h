@@ -1,4 +1,5 @@
-// Runs the real `ktune` binary in a child process and captures what it printed.
+// Runs the real `ktune` binary (or a program it wrote) in a child process and captures what
+// it printed.
 #pragma once
 
 #include <sys/wait.h>
@@ -10,15 +11,15 @@
 namespace ktune::testing {
 
 struct CliResult {
-  int exit_code = -1;  // the process exit code
-  std::string out;     // stdout and stderr, interleaved
+  int exit_code = -1;  // the process exit code; -1 when it did not exit normally
+  std::string out;     // what the command line printed on stdout
 };
 
-// `args` is appended to the ktune path as shell words.
-inline CliResult run_ktune(const std::string& args) {
+// Runs `command` with the shell; stderr goes where the test's goes unless the command
+// redirects it.
+inline CliResult run_command(const std::string& command) {
   CliResult r;
-  const std::string cmd = std::string(KTUNE_EXE) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
+  FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
   std::array<char, 4096> buf;
   size_t n;
@@ -26,6 +27,12 @@ inline CliResult run_ktune(const std::string& args) {
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// `args` is appended to the ktune path as shell words; `out` holds stdout and stderr,
+// interleaved.
+inline CliResult run_ktune(const std::string& args) {
+  return run_command(std::string(KTUNE_EXE) + " " + args + " 2>&1");
 }
 
 }  // namespace ktune::testing

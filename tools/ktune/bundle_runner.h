@@ -1,9 +1,12 @@
 // The runner of a measurement bundle (`ktune bundle`): the C++ source of DIR/run, a program
-// linked with the bundle's kernels that, on a GPU machine, loads each candidate's seeded
-// inputs, runs it once, checks the outputs against the references by ktune's rule
-// (subgraphs/compare.h), times repeats with a device sync after each call, and prints one
-// JSON object. Without a usable CUDA driver or GPU it prints {"error": "no CUDA device: ..."}
-// and exits 3: the source overrides the runtime's (weak) halide_error, which would abort.
+// linked with the bundle's kernels that, on the device's machine, loads each candidate's
+// seeded inputs, runs it once, checks the outputs against the references by ktune's rule
+// (subgraphs/compare.h), times repeats and prints one JSON object. One source serves both
+// kinds of bundle, branching on the Halide target: for CUDA each call is followed by a
+// device sync, and without a usable CUDA driver or GPU it prints {"error": "no CUDA device:
+// ..."} and exits 3 (the source overrides the runtime's weak halide_error, which would
+// abort); for a CPU the kernels run on host buffers with `--threads N` threads, else
+// HL_NUM_THREADS, else every core, and the JSON says how many ("threads").
 #pragma once
 
 #include <string>

@@ -1,11 +1,12 @@
-// `ktune bundle SPEC... --device h100|a100|h200|rtx4090 --out DIR [--candidates N] [--seed S]`:
-// builds a measurement bundle on a machine without the GPU, to be timed on one that has it.
-// Per spec the candidates are the CUDA space's heuristic schedule plus N-1 distinct sampled
-// valid schedules; all are compiled with no_runtime for the device's Halide target into
-// DIR/lib/libktune_bundle.a with ONE standalone runtime, beside seeded inputs and
-// references (DIR/test_data/), the specs (DIR/specs/), the runner DIR/run (compiled here with
-// the system C++ compiler, `$CXX` or c++; its source is DIR/run.cc) and DIR/manifest.json,
-// written last. `DIR/run --json > results.json` on the GPU machine, then `ktune ingest`.
+// `ktune bundle SPEC... --device h100|host|KEY [--target cuda|host] [--db F] --out DIR
+//  [--candidates N] [--seed S]`: builds a measurement bundle here, to be timed on the machine
+// that has the device (a GPU machine, or the CPU it was built for). Per spec the candidates
+// are the device's space's heuristic schedule plus N-1 distinct sampled valid schedules; all
+// are compiled with no_runtime for the device's Halide target into DIR/lib/libktune_bundle.a
+// with ONE standalone runtime (CUDA or CPU), beside seeded inputs and references
+// (DIR/test_data/), the specs (DIR/specs/), the runner DIR/run (compiled here with the
+// system C++ compiler, `$CXX` or c++; its source is DIR/run.cc) and DIR/manifest.json,
+// written last. `DIR/run --json > results.json` on the device's machine, then `ktune ingest`.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,7 @@
 #include "scheduler/target_info.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
-#include "targets/device_lookup.h"
+#include "tools/ktune/bundle_device.h"
 #include "tools/ktune/bundle_runner.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/export_compile.h"
@@ -40,6 +41,8 @@ constexpr const char* kLibraryName = "ktune_bundle";
 struct BundleOptions {
   std::vector<std::string> specs;
   std::string device;
+  std::string target;  // "cuda", "host" or empty: a check of the device's kind
+  std::string db;      // where a --device key is looked up; empty: known names only
   std::string out;
   int candidates = 8;
   uint64_t seed = 1;
@@ -72,10 +75,10 @@ nlohmann::ordered_json tensor_files(const std::vector<subgraphs::TensorInfo>& te
 int run_bundle(const BundleOptions& opt) {
   if (opt.out.empty()) throw UserError("bundle: --out DIR is required");
   if (opt.candidates < 1) throw UserError("bundle: --candidates must be at least 1");
-  const targets::Device device = targets::device_by_name(opt.device);
-  if (device.kind != "cuda") {
-    throw UserError("bundle: --device " + opt.device + " is not a CUDA GPU; bundles are timed on a GPU machine");
-  }
+  const BundleDevice resolved = resolve_bundle_device(opt.device, opt.db);
+  check_bundle_target(opt.target, resolved);
+  const targets::Device& device = resolved.device;
+  const bool cuda = device.kind == "cuda";
   const scheduler::TargetInfo target = scheduler::target_info_from_device(device);
   const fs::path out = opt.out;
   if (fs::exists(out) && !fs::is_directory(out)) {
@@ -85,7 +88,7 @@ int run_bundle(const BundleOptions& opt) {
   for (const char* d : {"lib", "include", "test_data", "specs", "obj"}) fs::remove_all(out / d);
 
   ExportPlan plan;
-  plan.device_key = targets::device_key(device);
+  plan.device_key = resolved.key;
   plan.halide_target = device.halide_target;
   std::vector<std::string> origins, spec_files;
   for (size_t s = 0; s < opt.specs.size(); ++s) {
@@ -142,7 +145,7 @@ int run_bundle(const BundleOptions& opt) {
   const std::string compile = shell_quote(cxx && *cxx ? cxx : "c++") + " -std=c++17 -O2 -I " +
                               shell_quote((out / "include").string()) + " " + shell_quote((out / "run.cc").string()) +
                               " " + shell_quote((out / "lib" / library_file(kLibraryName)).string()) +
-                              " -lpthread -ldl -o " + shell_quote((out / "run").string());
+                              " -lpthread -ldl -lm -o " + shell_quote((out / "run").string());
   std::fprintf(stderr, "ktune: %s\n", compile.c_str());
   if (std::system(compile.c_str()) != 0) {
     std::fprintf(stderr, "ktune: error: compiling the runner failed (command above)\n");
@@ -155,7 +158,10 @@ int run_bundle(const BundleOptions& opt) {
   manifest["halide_version"] = kHalideVersion;
   manifest["halide_target"] = plan.halide_target;
   manifest["seed"] = opt.seed;
-  manifest["device"] = {{"name", opt.device}, {"key", plan.device_key}, {"description", targets::to_json(device)}};
+  manifest["device"] = {{"name", opt.device},
+                        {"kind", device.kind},
+                        {"key", plan.device_key},
+                        {"description", targets::to_json(device)}};
   manifest["runner"] = "run";
   manifest["library"] = "lib/" + library_file(kLibraryName);
   manifest["candidates"] = nlohmann::ordered_json::array();
@@ -180,10 +186,11 @@ int run_bundle(const BundleOptions& opt) {
     std::printf("%-3zu %-12s %-20s %-9s %s\n", c, plan.kernels[c].function.c_str(),
                 plan.kernels[c].workload_name.c_str(), origins[c].c_str(), plan.kernels[c].schedule_hash.c_str());
   }
-  std::fprintf(stderr, "ktune: wrote bundle %s for %s (%zu candidates, %.1f s to compile); on the GPU machine run "
-               "`%s/run --json > results.json`, then `ktune ingest results.json --bundle %s --db F`\n",
+  std::fprintf(stderr, "ktune: wrote bundle %s for %s (%zu candidates, %.1f s to compile); on the %s run "
+               "`%s/run --json%s > results.json`, then `ktune ingest results.json --bundle %s --db F`\n",
                out.string().c_str(), plan.device_key.c_str(), plan.kernels.size(), compiled.wall_ms / 1000.0,
-               out.string().c_str(), out.string().c_str());
+               cuda ? "GPU machine" : "CPU it was built for", out.string().c_str(), cuda ? "" : " [--threads N]",
+               out.string().c_str());
   return kExitOk;
 }
 
@@ -192,7 +199,12 @@ int run_bundle(const BundleOptions& opt) {
 CommandRunner register_bundle(CLI::App& sub) {
   auto opt = std::make_shared<BundleOptions>();
   sub.add_option("specs", opt->specs, "subgraph spec files")->required();
-  sub.add_option("--device", opt->device, "the GPU: h100, a100, h200 or rtx4090")->required();
+  sub.add_option("--device", opt->device,
+                 "the device: a GPU (h100, a100, h200, rtx4090, cuda), this CPU (host), or a key stored in --db")
+      ->required();
+  sub.add_option("--target", opt->target, "check that the device is a CUDA GPU (cuda) or a CPU (host)")
+      ->check(CLI::IsMember({"cuda", "host"}));
+  sub.add_option("--db", opt->db, "tuning database (read only) where a --device key is looked up");
   sub.add_option("--out", opt->out, "output directory")->required();
   sub.add_option("--candidates", opt->candidates, "schedules per spec: the heuristic and N-1 samples")
       ->capture_default_str();

@@ -1,10 +1,11 @@
 // `ktune ingest RESULTS.json --bundle DIR --db F`: records what a bundle's runner measured on
-// the GPU machine (`DIR/run --json > RESULTS.json`, see cmd_bundle.cc) as measurements of
-// the candidates' schedules on the bundle's device: the device from the manifest's
-// description, the workload from the bundled spec, the schedule from its JSON. ok results
-// keep their timings, failed ones (wrong_result, runtime_error) their message, so
-// `ktune query --device KEY` and export see them. One transaction; a result naming a
-// candidate the manifest lacks, or any malformed field, is a UserError naming file and field.
+// the device's machine (`DIR/run --json > RESULTS.json`, see cmd_bundle.cc) as measurements
+// of the candidates' schedules on the bundle's device, a GPU or a CPU: the device from the
+// manifest's description, the workload from the bundled spec, the schedule from its JSON.
+// ok results keep their timings (and a CPU runner's thread count), failed ones
+// (wrong_result, runtime_error) their message, so `ktune query --device KEY` and export see
+// them. One transaction; results from another device's bundle, a result naming a candidate
+// the manifest lacks, or any malformed field, is a UserError naming file and field.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -62,6 +63,14 @@ int run_ingest(const IngestOptions& opt) {
   if (!results.contains("candidates") || !results["candidates"].is_array()) {
     throw UserError(format_user_error(opt.results, "candidates", "missing or not an array"));
   }
+  // A CPU runner says how many threads its kernels had; a CUDA runner does not (0: unknown).
+  int threads = 0;
+  if (results.contains("threads")) {
+    if (!results["threads"].is_number_integer() || results["threads"].get<int64_t>() < 1) {
+      throw UserError(format_user_error(opt.results, "threads", "not a positive integer: " + results["threads"].dump()));
+    }
+    threads = results["threads"].get<int>();
+  }
   std::map<int64_t, nlohmann::json> candidates;
   try {
     for (const auto& c : manifest.at("candidates")) candidates[c.at("id").get<int64_t>()] = c;
@@ -98,6 +107,7 @@ int run_ingest(const IngestOptions& opt) {
     m.status = *s;
     m.message = r.value("message", "");
     m.max_error = number_or(r, "max_error");
+    m.threads = threads;
     if (m.ok()) {
       m.median_ns = number_or(r, "median_ns");
       m.min_ns = number_or(r, "min_ns");
@@ -120,6 +130,12 @@ int run_ingest(const IngestOptions& opt) {
   }
   if (targets::device_key(device) != device_key) {
     throw UserError(format_user_error(manifest_path, "device.key", "does not match the device description"));
+  }
+  if (results.contains("device_key") && results["device_key"] != device_key) {
+    throw UserError(format_user_error(opt.results, "device_key", "is " + results["device_key"].dump() +
+                                                                     ", but the bundle " + opt.bundle +
+                                                                     " was built for " + device_key +
+                                                                     " (results of another bundle?)"));
   }
 
   tuning_db::OpenOptions db_options;

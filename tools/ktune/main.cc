@@ -25,7 +25,7 @@ const std::vector<CommandEntry>& command_table() {
        ktune::cli::register_query},
       {"export", "Compile the tuned kernels of a database into one static library, header and manifest",
        ktune::cli::register_export},
-      {"bundle", "Build GPU candidates, inputs and a runner into a folder to time on another machine",
+      {"bundle", "Build GPU or CPU candidates, inputs and a runner into a folder to time on the device",
        ktune::cli::register_bundle},
       {"ingest", "Record the results of a bundle's runner as measurements in a database",
        ktune::cli::register_ingest},
