@@ -119,21 +119,43 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
   return c;
 }
 
+// True when Func `from` reads Func `func` directly or through Funcs `schedule` inlines.
+bool reads_through_inlined(const Analysis& analysis, const Schedule& schedule, int from, int func) {
+  for (const StageAnalysis& sa : analysis.funcs[from].stages) {
+    for (const ProducerUse& use : sa.uses) {
+      if (use.func < 0) continue;
+      if (use.func == func) return true;
+      const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
+      if (fs && fs->compute.kind == ComputeLocation::Kind::kInline &&
+          reads_through_inlined(analysis, schedule, use.func, func)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The location the heuristic gives a reduction: the innermost outer tile loop ("_o") of its
 // host such that this loop and every loop around it index the producer, so no enclosing
 // loop recomputes the same values (softmax's row maximum is computed per block of rows,
-// not per tile of a row). nullopt when no loop qualifies.
+// not per tile of a row; layernorm's variance, read through the inlined inverse standard
+// deviation, per block of rows, not per block of columns). nullopt when no loop qualifies.
 std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const Schedule& schedule, int func,
                                                 const std::vector<ComputeLocation>& at) {
   if (at.empty()) return std::nullopt;
   const int host = analysis.index_of(at.front().consumer);
   const int stage = at.front().consumer_stage;
-  // Loops of the host stage whose values reach the producer's indices; all of them when the
-  // producer is reached through inlined Funcs.
+  // Loops of the host stage whose values reach the producer's indices: those of its calls to
+  // the producer and to inlined Funcs that read it (all of an inlined Func's indices, a
+  // superset of those that reach the producer).
   std::set<std::string> used;
   bool direct = false;
   for (const ProducerUse& use : analysis.funcs[host].stages[stage].uses) {
-    if (use.func == func) {
+    if (use.func < 0) continue;
+    const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
+    const bool inlined_reader = use.func != func && fs && fs->compute.kind == ComputeLocation::Kind::kInline &&
+                                reads_through_inlined(analysis, schedule, use.func, func);
+    if (use.func == func || inlined_reader) {
       direct = true;
       used.insert(use.index_loops.begin(), use.index_loops.end());
     }

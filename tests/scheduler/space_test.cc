@@ -27,6 +27,20 @@ INSTANTIATE_TEST_SUITE_P(PublicSuite, SuiteSpaceTest,
                          ::testing::Values("gemm_1024", "mlp_gelu", "bmm_scores", "conv3x3_relu", "dwconv3x3_relu",
                                            "softmax", "layernorm", "eltwise", "blur3x3", "colsum"));
 
+// A reduction read only through an inlined Func is placed by that Func's indices: layernorm's
+// variance (per row), read through the inlined inverse standard deviation, is computed once
+// per block of rows of the output, not again for every block of columns.
+TEST(Space, HeuristicPlacesAReductionReadThroughAnInlinedFuncByItsRows) {
+  const auto sg = testing::suite_subgraph("layernorm");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(h.find("y_inv")->compute.kind, ComputeLocation::Kind::kInline);
+  const FuncSchedule* var = h.find("y_var");
+  ASSERT_EQ(var->compute.kind, ComputeLocation::Kind::kAt);
+  EXPECT_EQ(var->compute.consumer, "y");
+  EXPECT_EQ(var->compute.loop, "y_o");  // rows; "x_o" (columns) recomputed it 48 times
+}
+
 TEST(Space, NaiveComputesEverythingAtRootSerially) {
   const auto sg = testing::suite_subgraph("softmax");
   const Space space(analyze(*sg, testing::test_target()));
