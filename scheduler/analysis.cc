@@ -250,8 +250,11 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         use.access = relation(target_name, call->args, use.affine);
         VariableNames vn;
         for (const Halide::Expr& a : call->args) a.accept(&vn);
+        VariableNames first;
+        if (!call->args.empty()) call->args[0].accept(&first);
         for (const LoopAnalysis& l : sa.loops) {
           if (vn.names.count(l.name)) use.index_loops.push_back(l.name);
+          if (first.names.count(l.name)) use.contiguous_loops.push_back(l.name);
         }
         if (use.func == static_cast<int>(i)) {
           // Reading itself: a non-affine self access makes every loop suspect.

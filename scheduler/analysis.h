@@ -33,6 +33,8 @@ struct ProducerUse {
   std::string access;        // isl relation from the stage's loops to the producer's elements
   bool affine = true;        // false when `access` is a conservative over-approximation
   std::vector<std::string> index_loops;  // loops of the calling stage that appear in the indices
+  std::vector<std::string> contiguous_loops;  // those that appear in the innermost (contiguous) index;
+                                              // empty for a call without arguments
 };
 
 // A pure definition (stage 0) or an update (stage k = update k-1).

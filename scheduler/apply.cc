@@ -2,6 +2,7 @@
 // writing the same call as C++ text; lower() and loop_nest_text() inspect the result.
 #include "scheduler/apply.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <set>
@@ -122,15 +123,11 @@ class Applier {
       const LoopAnalysis* l = fa.stages[st.stage].find(loop);
       return l && l->is_reduction;
     };
-    for (const LoopSplit& sp : st.splits) {
-      const bool r = rvar_of_split(fa.stages[st.stage], st, sp);
-      // Pure loops never compute past their region (GuardWithIf): rounding up would read
-      // inputs beyond their fixed bounds. Reduction loops use Halide's default (also guarded).
-      const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
-      s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
-      body_ << "  " << label << ".split(" << ident(sp.loop) << ", " << ident(sp.outer) << ", "
-            << ident(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
+    if (st.rfactor && st.rfactor->on_gpu()) {
+      apply_gpu_rfactor(f, s, fs.func, label, fa.stages[st.stage], st, rvar);
+      return;
     }
+    for (const LoopSplit& sp : st.splits) split(s, label, sp, rvar_of_split(fa.stages[st.stage], st, sp));
     if (st.rfactor) {
       Halide::Var u("u");
       vars_.insert("u");
@@ -156,16 +153,7 @@ class Applier {
       }
       return;
     }
-    if (st.order.size() >= 2) {  // a single loop has nothing to reorder
-      std::vector<Halide::VarOrRVar> order;
-      body_ << "  " << label << ".reorder(";
-      for (size_t i = 0; i < st.order.size(); ++i) {
-        order.push_back(loop_var(st.order[i], rvar(st.order[i])));
-        body_ << (i ? ", " : "") << ident(st.order[i]);
-      }
-      body_ << ");\n";
-      s.reorder(order);
-    }
+    reorder(s, label, st.order, rvar);
     if (!st.parallel.empty()) {
       std::string fused = st.parallel[0];
       for (size_t i = 1; i < st.parallel.size(); ++i) {
@@ -189,31 +177,113 @@ class Applier {
     }
   }
 
+  // One split of a stage. Pure loops never compute past their region (GuardWithIf):
+  // rounding up would read inputs beyond their fixed bounds. Reduction loops use Halide's
+  // default (also guarded).
+  void split(Halide::Stage s, const std::string& label, const LoopSplit& sp, bool r) {
+    const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
+    s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
+    body_ << "  " << label << ".split(" << ident(sp.loop) << ", " << ident(sp.outer) << ", "
+          << ident(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
+  }
+
+  // reorder() over `loops` (innermost first); a single loop has nothing to reorder.
+  template <typename IsRVar>
+  void reorder(Halide::Stage s, const std::string& label, const std::vector<std::string>& loops, const IsRVar& rvar) {
+    if (loops.size() < 2) return;
+    std::vector<Halide::VarOrRVar> order;
+    body_ << "  " << label << ".reorder(";
+    for (size_t i = 0; i < loops.size(); ++i) {
+      order.push_back(loop_var(loops[i], rvar(loops[i])));
+      body_ << (i ? ", " : "") << ident(loops[i]);
+    }
+    body_ << ");\n";
+    s.reorder(order);
+  }
+
+  // Maps `loops` (innermost first, as Halide's x, y, z) to GPU blocks or threads.
+  template <typename IsRVar>
+  void map_gpu(Halide::Stage s, const std::string& label, const std::vector<std::string>& loops, bool blocks,
+               const IsRVar& rvar) {
+    if (loops.empty()) return;
+    if (loops.size() > 3) throw Halide::CompileError("at most 3 GPU " + std::string(blocks ? "block" : "thread") + " loops");
+    std::vector<Halide::VarOrRVar> v;
+    body_ << "  " << label << (blocks ? ".gpu_blocks(" : ".gpu_threads(");
+    for (size_t i = 0; i < loops.size(); ++i) {
+      v.push_back(loop_var(loops[i], rvar(loops[i])));
+      body_ << (i ? ", " : "") << ident(loops[i]);
+    }
+    body_ << ");\n";
+    if (v.size() == 1) {
+      blocks ? s.gpu_blocks(v[0]) : s.gpu_threads(v[0]);
+    } else if (v.size() == 2) {
+      blocks ? s.gpu_blocks(v[0], v[1]) : s.gpu_threads(v[0], v[1]);
+    } else {
+      blocks ? s.gpu_blocks(v[0], v[1], v[2]) : s.gpu_threads(v[0], v[1], v[2]);
+    }
+  }
+
+  // A GPU rfactor (scheduler/gpu_rfactor.h). Halide 14 takes, in this order: the
+  // reduction splits; rfactor of the piece that becomes u, which returns the intermediate
+  // "<func>_intm" with the Func's pure variables and then u as its arguments; the
+  // intermediate's pure stage (loops: pure variables, then u) and its update (loops: u,
+  // the remaining reduction pieces, the pure variables) each reordered as the reduction
+  // pieces, the thread loops, the block loops, and mapped; and last what remains of the
+  // stage (a reduction over u, still named after the rfactored piece) with its pure splits
+  // and mapping, scheduled through the same Stage handle.
+  template <typename IsRVar>
+  void apply_gpu_rfactor(Halide::Func f, Halide::Stage s, const std::string& func, const std::string& label,
+                         const StageAnalysis& sa, const StageSchedule& st, const IsRVar& rvar) {
+    const RFactor& rf = *st.rfactor;
+    for (const LoopSplit& sp : st.splits) {
+      if (rvar_of_split(sa, st, sp)) split(s, label, sp, true);
+    }
+    std::vector<std::string> reductions;  // the intermediate update's reduction loops, innermost first
+    std::string error;
+    const auto nest = build_loop_nest(sa, st, &error);
+    if (!nest) throw Halide::CompileError(label + ": " + error);
+    for (const NestLoop& l : nest->loops) {
+      if (l.is_reduction && l.name != rf.loop) reductions.push_back(l.name);
+    }
+    vars_.insert("u");
+    rvars_.insert(rf.loop);
+    Halide::Func intm = s.rfactor(Halide::RVar(rf.loop), Halide::Var("u"));
+    const std::string iname = func + "_intm";
+    body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(rf.loop) << ", " << ident("u") << ");\n";
+    intm.compute_root();
+    body_ << "  " << iname << ".compute_root();\n";
+    const auto is_rvar = [&](const std::string& loop) {
+      return std::find(reductions.begin(), reductions.end(), loop) != reductions.end();
+    };
+    for (int k = 0; k < 2; ++k) {
+      Halide::Stage is = k == 0 ? Halide::Stage(intm) : intm.update(0);
+      const std::string ilabel = k == 0 ? iname : iname + ".update(0)";
+      for (const LoopSplit& sp : rf.splits) split(is, ilabel, sp, false);
+      std::vector<std::string> order = k == 0 ? std::vector<std::string>{} : reductions;
+      order.insert(order.end(), rf.gpu.threads.begin(), rf.gpu.threads.end());
+      order.insert(order.end(), rf.gpu.blocks.begin(), rf.gpu.blocks.end());
+      reorder(is, ilabel, order, is_rvar);
+      map_gpu(is, ilabel, rf.gpu.blocks, true, is_rvar);
+      map_gpu(is, ilabel, rf.gpu.threads, false, is_rvar);
+    }
+    // What remains of the stage: its pure loops.
+    for (const LoopSplit& sp : st.splits) {
+      if (!rvar_of_split(sa, st, sp)) split(s, label, sp, false);
+    }
+    apply_gpu(f, s, func, label, st, rvar);
+    for (const std::string& u : st.unroll) {
+      s.unroll(loop_var(u, rvar(u)));
+      body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
+    }
+  }
+
   // GPU mapping: block and thread loops (innermost first, as Halide's x, y, z) and where
   // the Func is stored. Applied after the reorder, so the loops are in their final nesting.
   template <typename IsRVar>
   void apply_gpu(Halide::Func f, Halide::Stage s, const std::string& func, const std::string& label,
                  const StageSchedule& st, const IsRVar& rvar) {
-    const auto map = [&](const std::vector<std::string>& loops, bool blocks) {
-      if (loops.empty()) return;
-      if (loops.size() > 3) throw Halide::CompileError("at most 3 GPU " + std::string(blocks ? "block" : "thread") + " loops");
-      std::vector<Halide::VarOrRVar> v;
-      body_ << "  " << label << (blocks ? ".gpu_blocks(" : ".gpu_threads(");
-      for (size_t i = 0; i < loops.size(); ++i) {
-        v.push_back(loop_var(loops[i], rvar(loops[i])));
-        body_ << (i ? ", " : "") << ident(loops[i]);
-      }
-      body_ << ");\n";
-      if (v.size() == 1) {
-        blocks ? s.gpu_blocks(v[0]) : s.gpu_threads(v[0]);
-      } else if (v.size() == 2) {
-        blocks ? s.gpu_blocks(v[0], v[1]) : s.gpu_threads(v[0], v[1]);
-      } else {
-        blocks ? s.gpu_blocks(v[0], v[1], v[2]) : s.gpu_threads(v[0], v[1], v[2]);
-      }
-    };
-    map(st.gpu.blocks, true);
-    map(st.gpu.threads, false);
+    map_gpu(s, label, st.gpu.blocks, true, rvar);
+    map_gpu(s, label, st.gpu.threads, false, rvar);
     if (st.gpu.memory == "shared") {
       f.store_in(Halide::MemoryType::GPUShared);
       body_ << "  " << func << ".store_in(MemoryType::GPUShared);\n";

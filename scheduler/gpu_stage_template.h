@@ -23,6 +23,10 @@ struct GpuTilingChoice {
                                 // thread computes this many rows (a register tile); 1 = none
 };
 
+// The heuristic's shape: 256 threads, 32 along the contiguous dimension (one warp,
+// coalesced) and 8 rows (128 along a lone loop); a reduction split by 4 when it divides.
+GpuTilingChoice heuristic_gpu_tiling(const StageAnalysis& stage);
+
 // Builds the stage for `choice`. A kernel (a Func computed at root) gets block loops; a
 // Func computed inside a consumer's block (`kernel` false) gets thread loops only, its
 // outer pieces running serially in the block. Sizes that do not fit the loops shrink.

@@ -64,6 +64,62 @@ void check_keys(const json& obj, const std::vector<std::string>& allowed, const 
   }
 }
 
+ordered splits_json(const std::vector<LoopSplit>& splits) {
+  ordered out = ordered::array();
+  for (const LoopSplit& sp : splits) {
+    ordered spj;
+    spj["loop"] = sp.loop;
+    spj["outer"] = sp.outer;
+    spj["inner"] = sp.inner;
+    spj["factor"] = sp.factor;
+    out.push_back(spj);
+  }
+  return out;
+}
+
+ordered gpu_json(const GpuMapping& gpu) {
+  ordered g;
+  if (!gpu.blocks.empty()) g["blocks"] = strings(gpu.blocks);
+  if (!gpu.threads.empty()) g["threads"] = strings(gpu.threads);
+  if (!gpu.memory.empty()) g["memory"] = gpu.memory;
+  return g;
+}
+
+// The "splits" array of `obj` at `path` (absent: none).
+std::vector<LoopSplit> splits_field(const json& obj, const std::string& where, const std::string& path) {
+  std::vector<LoopSplit> out;
+  if (!obj.contains("splits")) return out;
+  const json& splits = obj["splits"];
+  if (!splits.is_array()) fail(where, path + ".splits", "expected an array");
+  for (size_t m = 0; m < splits.size(); ++m) {
+    const std::string pp = path + ".splits[" + std::to_string(m) + "]";
+    check_keys(splits[m], {"loop", "outer", "inner", "factor"}, where, pp);
+    LoopSplit split{string_field(splits[m], "loop", where, pp), string_field(splits[m], "outer", where, pp),
+                    string_field(splits[m], "inner", where, pp), int_field(splits[m], "factor", where, pp)};
+    if (split.factor < 2) fail(where, pp + ".factor", "expected a factor >= 2, found " + std::to_string(split.factor));
+    out.push_back(split);
+  }
+  return out;
+}
+
+// The "gpu" object of `obj` at `path` (absent: empty); `memory` says whether it may set memory.
+GpuMapping gpu_field(const json& obj, const std::string& where, const std::string& path, bool memory) {
+  GpuMapping gpu;
+  if (!obj.contains("gpu")) return gpu;
+  const json& g = obj["gpu"];
+  const std::string gp = path + ".gpu";
+  if (!g.is_object()) fail(where, gp, "expected an object with blocks and threads, found " + g.dump());
+  if (memory) {
+    check_keys(g, {"blocks", "threads", "memory"}, where, gp);
+  } else {
+    check_keys(g, {"blocks", "threads"}, where, gp);
+  }
+  gpu.blocks = string_list(g, "blocks", where, gp);
+  gpu.threads = string_list(g, "threads", where, gp);
+  if (memory) gpu.memory = string_field(g, "memory", where, gp, false);
+  return gpu;
+}
+
 }  // namespace
 
 const char* to_string(ComputeLocation::Kind kind) {
@@ -81,7 +137,9 @@ bool ComputeLocation::operator==(const ComputeLocation& o) const {
 bool LoopSplit::operator==(const LoopSplit& o) const {
   return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor;
 }
-bool RFactor::operator==(const RFactor& o) const { return loop == o.loop && vectorize_u == o.vectorize_u; }
+bool RFactor::operator==(const RFactor& o) const {
+  return loop == o.loop && vectorize_u == o.vectorize_u && splits == o.splits && gpu == o.gpu;
+}
 bool GpuMapping::operator==(const GpuMapping& o) const {
   return blocks == o.blocks && threads == o.threads && memory == o.memory;
 }
@@ -131,18 +189,7 @@ json Schedule::to_json() const {
     for (const StageSchedule& s : f.stages) {
       ordered sj;
       sj["stage"] = s.stage;
-      if (!s.splits.empty()) {
-        ordered splits = ordered::array();
-        for (const LoopSplit& sp : s.splits) {
-          ordered spj;
-          spj["loop"] = sp.loop;
-          spj["outer"] = sp.outer;
-          spj["inner"] = sp.inner;
-          spj["factor"] = sp.factor;
-          splits.push_back(spj);
-        }
-        sj["splits"] = splits;
-      }
+      if (!s.splits.empty()) sj["splits"] = splits_json(s.splits);
       if (!s.order.empty()) sj["order"] = strings(s.order);
       if (!s.parallel.empty()) sj["parallel"] = strings(s.parallel);
       if (!s.vectorize.empty()) sj["vectorize"] = s.vectorize;
@@ -151,15 +198,12 @@ json Schedule::to_json() const {
         ordered r;
         r["loop"] = s.rfactor->loop;
         if (s.rfactor->vectorize_u) r["vectorize_u"] = true;
+        // GPU fields only when set, so CPU rfactors keep their canonical text (and hash).
+        if (!s.rfactor->splits.empty()) r["splits"] = splits_json(s.rfactor->splits);
+        if (!s.rfactor->gpu.empty()) r["gpu"] = gpu_json(s.rfactor->gpu);
         sj["rfactor"] = r;
       }
-      if (!s.gpu.empty()) {
-        ordered g;
-        if (!s.gpu.blocks.empty()) g["blocks"] = strings(s.gpu.blocks);
-        if (!s.gpu.threads.empty()) g["threads"] = strings(s.gpu.threads);
-        if (!s.gpu.memory.empty()) g["memory"] = s.gpu.memory;
-        sj["gpu"] = g;
-      }
+      if (!s.gpu.empty()) sj["gpu"] = gpu_json(s.gpu);
       stages.push_back(sj);
     }
     if (!stages.empty()) fj["stages"] = stages;
@@ -206,40 +250,27 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
         StageSchedule st;
         st.stage = static_cast<int>(int_field(sj, "stage", where, sp));
         if (st.stage < 0) fail(where, sp + ".stage", "expected a stage index >= 0");
-        if (sj.contains("splits")) {
-          const json& splits = sj["splits"];
-          if (!splits.is_array()) fail(where, sp + ".splits", "expected an array");
-          for (size_t m = 0; m < splits.size(); ++m) {
-            const std::string pp = sp + ".splits[" + std::to_string(m) + "]";
-            check_keys(splits[m], {"loop", "outer", "inner", "factor"}, where, pp);
-            LoopSplit split{string_field(splits[m], "loop", where, pp), string_field(splits[m], "outer", where, pp),
-                            string_field(splits[m], "inner", where, pp), int_field(splits[m], "factor", where, pp)};
-            if (split.factor < 2) fail(where, pp + ".factor", "expected a factor >= 2, found " + std::to_string(split.factor));
-            st.splits.push_back(split);
-          }
-        }
+        st.splits = splits_field(sj, where, sp);
         st.order = string_list(sj, "order", where, sp);
         st.parallel = string_list(sj, "parallel", where, sp);
         st.vectorize = string_field(sj, "vectorize", where, sp, false);
         st.unroll = string_list(sj, "unroll", where, sp);
         if (sj.contains("rfactor")) {
           const json& r = sj["rfactor"];
-          check_keys(r, {"loop", "vectorize_u"}, where, sp + ".rfactor");
+          const std::string rp = sp + ".rfactor";
+          if (!r.is_object()) fail(where, rp, "expected an object with \"loop\", found " + r.dump());
+          check_keys(r, {"loop", "vectorize_u", "splits", "gpu"}, where, rp);
           RFactor rf;
-          rf.loop = string_field(r, "loop", where, sp + ".rfactor");
+          rf.loop = string_field(r, "loop", where, rp);
           if (r.contains("vectorize_u")) {
-            if (!r["vectorize_u"].is_boolean()) fail(where, sp + ".rfactor.vectorize_u", "expected true or false");
+            if (!r["vectorize_u"].is_boolean()) fail(where, rp + ".vectorize_u", "expected true or false");
             rf.vectorize_u = r["vectorize_u"].get<bool>();
           }
+          rf.splits = splits_field(r, where, rp);
+          rf.gpu = gpu_field(r, where, rp, false);
           st.rfactor = rf;
         }
-        if (sj.contains("gpu")) {
-          const json& g = sj["gpu"];
-          check_keys(g, {"blocks", "threads", "memory"}, where, sp + ".gpu");
-          st.gpu.blocks = string_list(g, "blocks", where, sp + ".gpu");
-          st.gpu.threads = string_list(g, "threads", where, sp + ".gpu");
-          st.gpu.memory = string_field(g, "memory", where, sp + ".gpu", false);
-        }
+        st.gpu = gpu_field(sj, where, sp, true);
         f.stages.push_back(st);
       }
     }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ktune::scheduler {
@@ -37,15 +38,6 @@ struct LoopSplit {
   bool operator==(const LoopSplit& o) const;
 };
 
-// Splits a reduction with rfactor: `loop` (a reduction loop after splits) becomes the
-// pure variable "u" of an intermediate Func computed at root, which is then either run
-// in parallel over u (when `loop` is an outer piece) or vectorized over u (inner piece).
-struct RFactor {
-  std::string loop;            // the reduction loop that becomes the intermediate's u
-  bool vectorize_u = false;    // vectorize the intermediate over u instead of parallelizing it
-  bool operator==(const RFactor& o) const;
-};
-
 // GPU mapping of a stage (CUDA targets only; empty on CPU).
 struct GpuMapping {
   std::vector<std::string> blocks;   // loops mapped to block indices, innermost first
@@ -53,6 +45,32 @@ struct GpuMapping {
   std::string memory;                // "" (default), "shared" or "register" for compute_at producers
   bool empty() const { return blocks.empty() && threads.empty() && memory.empty(); }
   bool operator==(const GpuMapping& o) const;
+};
+
+// Splits a reduction with rfactor: `loop` (a reduction loop after splits) becomes the
+// pure variable "u" of an intermediate Func "<func>_intm" computed at root. On a CPU the
+// intermediate runs in parallel over u (when `loop` is an outer piece) or vectorized over
+// u (inner piece). On a CUDA target it is a kernel of its own: `gpu` maps its loops (the
+// stage's pure loops, "u", and the pieces of `splits`) to threads and blocks, its pure
+// stage and its update alike, with the remaining reduction loops serial in each thread;
+// the rfactored stage itself keeps its own `gpu` mapping for what remains of it (a
+// reduction over u).
+//   rows:    {"loop": "k_x_i", "gpu": {"threads": ["u"], "blocks": ["y"]}}
+//   columns: {"loop": "r_x_i", "splits": [{"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 32}],
+//             "gpu": {"threads": ["x_i", "u"], "blocks": ["x_o"]}}
+struct RFactor {
+  RFactor() = default;
+  RFactor(std::string reduction_loop, bool vectorize) : loop(std::move(reduction_loop)), vectorize_u(vectorize) {}
+
+  std::string loop;               // the reduction loop that becomes the intermediate's u
+  bool vectorize_u = false;       // CPU: vectorize the intermediate over u instead of parallelizing it
+  std::vector<LoopSplit> splits;  // CUDA: splits of the intermediate's pure loops, applied to both of
+                                  // its stages in order; empty on a CPU
+  GpuMapping gpu;                 // CUDA: the intermediate's thread loops (u among them) and block
+                                  // loops, innermost first, every loop of it mapped once; no memory;
+                                  // empty on a CPU
+  bool on_gpu() const { return !gpu.empty() || !splits.empty(); }
+  bool operator==(const RFactor& o) const;
 };
 
 // The loops of one stage (pure definition or one update).

@@ -1,12 +1,14 @@
 // The sampler and heuristic for CUDA targets (Space::build_gpu). Funcs are decided from
 // the outputs back to the inputs, like on a CPU: cheap pointwise producers are inlined;
 // every other Func is a kernel of its own (blocks of threads over its two innermost pure
-// loops, reductions serial in each thread), is staged in shared memory at its consumer's
+// loops, reductions serial in each thread, or a starved reduction split with rfactor into
+// a second kernel, scheduler/gpu_rfactor.h), is staged in shared memory at its consumer's
 // block level with its own thread mapping, or is computed inside its consumer's threads
 // (small ones held in registers).
 #include <algorithm>
 
 #include "scheduler/gpu_footprint.h"
+#include "scheduler/gpu_rfactor.h"
 #include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
 #include "scheduler/space.h"
@@ -29,17 +31,6 @@ const LoopAnalysis* first_reduction(const StageAnalysis& sa) {
     if (l.is_reduction) return &l;
   }
   return nullptr;
-}
-
-GpuTilingChoice heuristic_gpu_choice(const StageAnalysis& sa) {
-  GpuTilingChoice c;
-  const LoopAnalysis* y = nth_pure_loop(sa, 1);
-  // 256 threads: 32 along the contiguous dimension (one warp, coalesced), 8 rows.
-  c.threads_x = y ? 32 : 128;
-  c.threads_y = y ? std::min<int64_t>(8, y->extent) : 1;
-  const LoopAnalysis* r = first_reduction(sa);
-  if (r && r->extent >= 8 && r->extent % 4 == 0) c.reduction_split = 4;
-  return c;
 }
 
 GpuTilingChoice sampled_gpu_choice(const StageAnalysis& sa, const TargetInfo& t, Rng& rng) {
@@ -73,6 +64,19 @@ GpuTilingChoice sampled_gpu_choice(const StageAnalysis& sa, const TargetInfo& t,
   return c;
 }
 
+// A kernel's stage: split with rfactor when the reduction is starved (the heuristic when it
+// is clearly starved; the sampler half of the time when it is starved at all, see
+// gpu_rfactor.h for the rule), else blocks of threads with the reduction serial in each.
+StageSchedule kernel_stage(const FuncAnalysis& fa, const StageAnalysis& sa, const TargetInfo& t, Rng* rng) {
+  if (!rng && gpu_reduction_clearly_starved(fa, sa, t)) {
+    return make_gpu_rfactor_stage(sa, heuristic_gpu_rfactor(fa, sa, t));
+  }
+  if (rng && gpu_reduction_starved(fa, sa, t) && rng->chance(0.5)) {
+    return make_gpu_rfactor_stage(sa, sampled_gpu_rfactor(fa, sa, t, *rng));
+  }
+  return make_gpu_stage(sa, rng ? sampled_gpu_choice(sa, t, *rng) : heuristic_gpu_tiling(sa), true);
+}
+
 StageSchedule& stage_zero(FuncSchedule& f) {
   for (StageSchedule& st : f.stages) {
     if (st.stage == 0) return st;
@@ -100,7 +104,8 @@ Schedule Space::build_gpu(Rng* rng) const {
     std::optional<ComputeLocation> block_at, thread_at;
     const auto [consumer, use_stage] = host_consumer(analysis_, s, i);
     if (!fa.is_output && consumer >= 0 && s.funcs[consumer].compute.kind == ComputeLocation::Kind::kRoot &&
-        use_stage == static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1) {
+        use_stage == static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1 &&
+        !s.funcs[consumer].stage_or_empty(use_stage).rfactor) {  // an rfactor's intermediate reads it
       const StageSchedule cst = s.funcs[consumer].stage_or_empty(use_stage);
       if (!cst.gpu.blocks.empty()) block_at = ComputeLocation{ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, use_stage, cst.gpu.blocks[0]};
       if (!cst.gpu.threads.empty()) thread_at = ComputeLocation{ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, use_stage, cst.gpu.threads[0]};
@@ -134,14 +139,12 @@ Schedule Space::build_gpu(Rng* rng) const {
         break;
       case Place::kKernel:
         f.compute.kind = ComputeLocation::Kind::kRoot;
-        for (const StageAnalysis& sa : fa.stages) {
-          f.stages.push_back(make_gpu_stage(sa, rng ? sampled_gpu_choice(sa, t, *rng) : heuristic_gpu_choice(sa), true));
-        }
+        for (const StageAnalysis& sa : fa.stages) f.stages.push_back(kernel_stage(fa, sa, t, rng));
         break;
       case Place::kBlock:
         f.compute = *block_at;
         for (const StageAnalysis& sa : fa.stages) {
-          f.stages.push_back(make_gpu_stage(sa, rng ? sampled_gpu_choice(sa, t, *rng) : heuristic_gpu_choice(sa), false));
+          f.stages.push_back(make_gpu_stage(sa, rng ? sampled_gpu_choice(sa, t, *rng) : heuristic_gpu_tiling(sa), false));
         }
         // Staged in shared memory explicitly, or left to Halide (which also picks shared
         // memory at the block level).

@@ -76,11 +76,12 @@ void build_loops(const scheduler::StageAnalysis& sa, const StageFacts& st, const
   for (const std::string& name : sched->gpu.blocks) mark(name, &LoopModel::gpu_block);
   for (const std::string& name : sched->gpu.threads) mark(name, &LoopModel::gpu_thread);
   if (sched->rfactor) {
-    // The intermediate runs the chosen reduction piece as its pure variable u, in
-    // parallel or vectorized.
+    // The intermediate runs the chosen reduction piece as its pure variable u: in
+    // parallel or vectorized on a CPU, on GPU threads on a CUDA target.
     sm.rfactor = true;
     ++model.rfactor_stages;
-    mark(sched->rfactor->loop, sched->rfactor->vectorize_u ? &LoopModel::vectorized : &LoopModel::parallel);
+    const scheduler::RFactor& rf = *sched->rfactor;
+    mark(rf.loop, rf.on_gpu() ? &LoopModel::gpu_thread : rf.vectorize_u ? &LoopModel::vectorized : &LoopModel::parallel);
   }
 }
 

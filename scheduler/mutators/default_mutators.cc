@@ -6,13 +6,15 @@ namespace ktune::scheduler {
 std::vector<WeightedMutator> default_mutators(const std::string& target_kind) {
   if (target_kind == "cuda") {
     // CUDA: thread-block shapes (tile sizes) and what is staged in shared memory decide
-    // most of the performance; unrolling the serial reduction pieces refines. The CPU
-    // decisions (vector width, parallel loops, rfactor) do not apply; loop order and
-    // compute locations are kept as the GPU templates build them.
+    // most of the performance; unrolling the serial reduction pieces refines; a starved
+    // reduction gains its parallelism from a GPU rfactor (nothing to do for the other
+    // stages). The CPU decisions (vector width, parallel loops, CPU rfactor) do not apply;
+    // loop order and compute locations are kept as the GPU templates build them.
     return {
         {make_tile_size_mutator(), 4.0},
         {make_gpu_staging_mutator(), 2.0},
         {make_unroll_mutator(), 1.0},
+        {make_gpu_rfactor_mutator(), 1.0},
     };
   }
   // CPU: tile sizes and compute locations decide most of the performance; loop order,

@@ -21,6 +21,9 @@ class GpuStagingMutator : public Mutator {
     for (size_t i = 0; i < s.funcs.size(); ++i) {
       const FuncAnalysis* fa = a.find(s.funcs[i].func);
       if (!fa || fa->is_output || s.funcs[i].compute.kind == ComputeLocation::Kind::kInline) continue;
+      bool rfactored = false;  // a Func split with rfactor stays a kernel
+      for (const StageSchedule& st : s.funcs[i].stages) rfactored |= st.rfactor.has_value();
+      if (rfactored) continue;
       candidates.push_back(i);
     }
     if (candidates.empty()) return std::nullopt;
@@ -60,7 +63,7 @@ class GpuStagingMutator : public Mutator {
       return std::nullopt;
     }
     const StageSchedule hst = s.funcs[host].stage_or_empty(use_stage);
-    if (hst.gpu.blocks.empty()) return std::nullopt;
+    if (hst.gpu.blocks.empty() || hst.rfactor) return std::nullopt;  // an rfactor's intermediate reads it
     f.compute = ComputeLocation{ComputeLocation::Kind::kAt, a.funcs[host].name, use_stage, hst.gpu.blocks[0]};
     for (StageSchedule& st : f.stages) st.gpu.blocks.clear();
     mutators::stage_entry(f, 0).gpu.memory = "shared";

@@ -3,9 +3,11 @@
 // stay within the device's maximum; the Funcs staged in shared memory at a kernel's block
 // level fit in the shared memory of a block (footprints from isl, scheduler/gpu_footprint.h);
 // and a thread keeps few enough values live (unrolled copies plus Funcs held in registers)
-// for the register file. Runs after the gpu_mapping validator.
+// for the register file. The intermediate of a GPU rfactor is a kernel too: its threads
+// per block stay within the maximum. Runs after the gpu_mapping validator.
 #include "scheduler/gpu_footprint.h"
 #include "scheduler/gpu_mapping.h"
+#include "scheduler/gpu_rfactor.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -38,6 +40,18 @@ class GpuLimitsValidator : public Validator {
         if (g->threads > max_threads) {
           return where + std::to_string(g->threads) + " threads per block exceed the device's limit of " +
                  std::to_string(max_threads);
+        }
+        if (st.rfactor && st.rfactor->on_gpu()) {
+          if (const auto inest = intermediate_loop_nest(sa, st, &error)) {
+            int64_t threads = 1;
+            for (const std::string& t : st.rfactor->gpu.threads) {
+              if (const NestLoop* l = inest->find(t)) threads *= l->extent;
+            }
+            if (threads > max_threads) {
+              return where + "the rfactor intermediate's " + std::to_string(threads) +
+                     " threads per block exceed the device's limit of " + std::to_string(max_threads);
+            }
+          }
         }
         if (f.compute.kind != ComputeLocation::Kind::kRoot || g->innermost_block < 0) continue;
         // What this kernel stages at its block level and keeps in its threads.

@@ -3,9 +3,15 @@
 // Func computed inside a consumer's block (between its block and thread loops) maps its
 // own loops to threads and no blocks; one computed inside a thread runs serially in that
 // thread; none is computed outside a consumer's block loops. CPU decisions (parallel,
-// vectorize, rfactor) do not apply. Shared memory is for Funcs staged at a block,
-// registers for Funcs computed inside a thread.
+// vectorize, rfactor's vectorize_u) do not apply. Shared memory is for Funcs staged at a
+// block, registers for Funcs computed inside a thread. A reduction split with rfactor is a
+// kernel whose intermediate is a kernel too (scheduler/gpu_rfactor.h): every loop of the
+// intermediate maps to its 1-3 thread loops (u among them) or its 1-3 block loops.
+#include <algorithm>
+#include <set>
+
 #include "scheduler/gpu_mapping.h"
+#include "scheduler/gpu_rfactor.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -35,7 +41,9 @@ class GpuMappingValidator : public Validator {
         const std::string where = f.func + " stage " + std::to_string(sa.stage) + ": ";
         if (!st.parallel.empty()) return where + "parallel loops on a GPU target (map them to blocks)";
         if (!st.vectorize.empty()) return where + "a vectorized loop on a GPU target";
-        if (st.rfactor) return where + "rfactor is not supported on GPU targets yet";
+        if (st.rfactor) {
+          if (auto e = check_rfactor(sa, st, level)) return where + *e;
+        }
         if (!st.gpu.memory.empty()) {
           if (sa.stage != 0) return where + "GPU memory is set on stage 0 only";
           if (st.gpu.memory != "shared" && st.gpu.memory != "register") {
@@ -85,6 +93,37 @@ class GpuMappingValidator : public Validator {
   }
 
  private:
+  // The intermediate of a GPU rfactor: a kernel of its own, with every loop mapped.
+  static std::optional<std::string> check_rfactor(const StageAnalysis& sa, const StageSchedule& st, Level level) {
+    const RFactor& rf = *st.rfactor;
+    if (!rf.on_gpu()) return "rfactor on a GPU target needs the intermediate's GPU mapping (rfactor.gpu)";
+    if (rf.vectorize_u) return "rfactor.vectorize_u is a CPU decision (map u to GPU threads)";
+    if (!rf.gpu.memory.empty()) return "the rfactor intermediate has no GPU memory setting";
+    if (level != Level::kKernel) return "a Func split with rfactor on a GPU is computed at root (a kernel of its own)";
+    std::string error;
+    const auto nest = intermediate_loop_nest(sa, st, &error);
+    if (!nest) return error;
+    const size_t nt = rf.gpu.threads.size(), nb = rf.gpu.blocks.size();
+    if (nt < 1 || nt > 3) return "the rfactor intermediate needs 1 to 3 GPU thread loops, has " + std::to_string(nt);
+    if (nb < 1 || nb > 3) return "the rfactor intermediate needs 1 to 3 GPU block loops, has " + std::to_string(nb);
+    std::set<std::string> mapped;
+    for (const auto* loops : {&rf.gpu.threads, &rf.gpu.blocks}) {
+      for (const std::string& name : *loops) {
+        if (!nest->find(name)) return "the rfactor intermediate has no loop \"" + name + "\"";
+        if (!mapped.insert(name).second) return "the rfactor intermediate maps loop \"" + name + "\" twice";
+      }
+    }
+    if (std::find(rf.gpu.threads.begin(), rf.gpu.threads.end(), "u") == rf.gpu.threads.end()) {
+      return "the rfactor intermediate maps u to GPU threads";
+    }
+    for (const NestLoop& l : nest->loops) {
+      if (!mapped.count(l.name)) {
+        return "the rfactor intermediate's loop \"" + l.name + "\" is mapped to neither GPU blocks nor threads";
+      }
+    }
+    return std::nullopt;
+  }
+
   // Where a Func computed at a consumer's loop runs: in a block (at or inside a block loop,
   // outside the thread loops) or in a thread; nullopt outside the blocks or unmapped.
   static std::optional<Level> level_of(const Schedule& s, const Analysis& a, const FuncSchedule& f) {

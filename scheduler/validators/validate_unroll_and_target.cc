@@ -1,5 +1,6 @@
 // Unrolling stays within bounds (each unrolled loop at most 32 iterations, at most 256
-// copies of a stage's body), and GPU mappings appear only on GPU targets.
+// copies of a stage's body), and GPU mappings (of a stage, or of an rfactor's
+// intermediate) appear only on GPU targets.
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -40,6 +41,7 @@ class TargetValidator : public Validator {
     for (const FuncSchedule& f : s.funcs) {
       for (const StageSchedule& st : f.stages) {
         if (!gpu && !st.gpu.empty()) return f.func + ": a GPU mapping on a CPU target";
+        if (!gpu && st.rfactor && st.rfactor->on_gpu()) return f.func + ": a GPU rfactor on a CPU target";
       }
     }
     return std::nullopt;

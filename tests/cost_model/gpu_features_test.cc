@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "cost_model/features.h"
@@ -73,6 +74,35 @@ TEST(GpuFeatures, BlockShapeCoalescingAndSharedStaging) {
   std::swap(st.gpu.threads[0], st.gpu.threads[1]);
   ASSERT_EQ(space.validate(rows).value_or(""), "");
   EXPECT_EQ(feature(extract_features(a, rows), "gpu.coalesced"), 0.f);
+}
+
+TEST(GpuFeatures, ExtractForReductionsSplitWithRFactor) {
+  // 12 rows of 2048: the GPU heuristic splits the row max and the row sum with rfactor.
+  const auto sg = testing::spec_subgraph(R"({"name": "sm", "inputs": [{"name": "x", "shape": [12, 2048]}],
+    "ops": [{"op": "softmax", "inputs": ["x"], "output": "y"}], "outputs": ["y"]})");
+  const scheduler::Analysis a = scheduler::analyze(*sg, scheduler::cuda_target_info("a100"));
+  const scheduler::Space space(a);
+  const scheduler::Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  ASSERT_TRUE(h.find("y_max")->stage_or_empty(1).rfactor);
+  const std::vector<float> v = extract_features(a, h);
+  ASSERT_EQ(v.size(), feature_names().size());
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_TRUE(std::isfinite(v[i])) << feature_names()[i];
+  EXPECT_EQ(feature(v, "pipeline.rfactor_stages"), 2.f);
+  EXPECT_GT(feature(v, "gpu.kernels"), 0.f);
+  // The same schedule with the reductions serial in each thread reads differently.
+  scheduler::Schedule serial = h;
+  for (scheduler::FuncSchedule& f : serial.funcs) {
+    for (scheduler::StageSchedule& st : f.stages) {
+      if (!st.rfactor) continue;
+      const scheduler::StageAnalysis& sa = a.find(f.func)->stages[st.stage];
+      st = scheduler::make_gpu_stage(sa, scheduler::heuristic_gpu_tiling(sa), true);
+    }
+  }
+  ASSERT_EQ(space.validate(serial).value_or(""), "");
+  const std::vector<float> w = extract_features(a, serial);
+  EXPECT_EQ(feature(w, "pipeline.rfactor_stages"), 0.f);
+  EXPECT_NE(v, w);
 }
 
 }  // namespace

@@ -1,14 +1,16 @@
 // The GPU schedule space over the public suite, for the A100 (cuda_capability_80) and the
 // H100 (Halide 14's newest, cuda_capability_86): sampled schedules validate and Halide
-// lowers them for the CUDA target (no GPU needed) at least 99% of the time; the heuristic
-// maps every kernel to blocks and threads; a shared-memory schedule's PTX loads from
-// shared memory. Lowering happens in forked children so a Halide crash names its schedule.
+// lowers them for the CUDA target (no GPU needed) at least 99% of the time, GPU rfactors
+// of starved reductions among them; the heuristic maps every kernel to blocks and threads;
+// a shared-memory schedule's PTX loads from shared memory. Lowering happens in forked
+// children so a Halide crash names its schedule.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
+#include "scheduler/gpu_rfactor.h"
 #include "tests/scheduler/gpu_test_support.h"
 
 namespace ktune::scheduler {
@@ -28,6 +30,29 @@ struct StagingCounts {
   int thread = 0;
   int registers = 0;
 };
+
+// How many schedules split some reduction with rfactor.
+int rfactor_count(const std::vector<Schedule>& schedules) {
+  int n = 0;
+  for (const Schedule& s : schedules) {
+    bool any = false;
+    for (const FuncSchedule& f : s.funcs) {
+      for (const StageSchedule& st : f.stages) any |= st.rfactor.has_value();
+    }
+    n += any;
+  }
+  return n;
+}
+
+// Whether some stage of the subgraph is a starved reduction the sampler may rfactor.
+bool has_starved_reduction(const Analysis& a) {
+  for (const FuncAnalysis& fa : a.funcs) {
+    for (const StageAnalysis& sa : fa.stages) {
+      if (gpu_reduction_starved(fa, sa, a.target)) return true;
+    }
+  }
+  return false;
+}
 
 StagingCounts staging_counts(const std::vector<Schedule>& schedules) {
   StagingCounts c;
@@ -90,11 +115,19 @@ TEST_P(GpuSpaceTest, SampledSchedulesLowerForCuda) {
   std::string rejected;
   for (const auto& [name, count] : counts.rejected) rejected += " " + name + "=" + std::to_string(count);
   const StagingCounts staged = staging_counts(schedules);
+  const int rfactored = rfactor_count(schedules);
   std::printf("[gpu acceptance] %s on %s (%s): %d of %zu lowered (%.1f%%); validators passed %zu of %d draws;%s; "
-              "%d stage a Func at a block, %d in a thread, %d in registers\n",
+              "%d stage a Func at a block, %d in a thread, %d in registers; %d split a reduction with rfactor\n",
               GetParam().subgraph, GetParam().device, target.halide_target.c_str(), accepted, schedules.size(),
-              100 * rate, schedules.size(), draws, rejected.c_str(), staged.block, staged.thread, staged.registers);
+              100 * rate, schedules.size(), draws, rejected.c_str(), staged.block, staged.thread, staged.registers,
+              rfactored);
   EXPECT_GE(rate, 0.99) << first_error;
+  // GPU rfactors are sampled exactly where a reduction is starved.
+  if (has_starved_reduction(space.analysis())) {
+    EXPECT_GT(rfactored, 0);
+  } else {
+    EXPECT_EQ(rfactored, 0);
+  }
   // The validators pass most draws: the sampler follows the rules they enforce.
   EXPECT_GE(static_cast<double>(n) / draws, 0.5);
 }

@@ -3,6 +3,7 @@
 // is needed: LLVM's NVPTX backend runs at lowering).
 #pragma once
 
+#include <sstream>
 #include <string>
 
 #include "scheduler/gpu_stage_template.h"
@@ -35,6 +36,22 @@ inline std::string device_code(const ApplyResult& applied, const std::string& ha
       }
     }
     return code;
+  } catch (const Halide::Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// The host side of the pipeline compiled for `halide_target` (the lowered statement, with
+// one halide_cuda_run call per kernel launch: kernel name, blocks x, y, z, threads x, y,
+// z), or "error: ...".
+inline std::string host_code(const ApplyResult& applied, const std::string& halide_target) {
+  if (!applied.ok) return "error: " + applied.error;
+  try {
+    Halide::Pipeline p = applied.built->pipeline;
+    const Halide::Module m = p.compile_to_module(p.infer_arguments(), "ktune_gpu_kernel", Halide::Target(halide_target));
+    std::ostringstream os;
+    for (const Halide::Internal::LoweredFunc& f : m.functions()) os << f.body << "\n";
+    return os.str();
   } catch (const Halide::Error& e) {
     return std::string("error: ") + e.what();
   }

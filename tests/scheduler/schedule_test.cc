@@ -69,6 +69,41 @@ TEST(Schedule, RFactorAndGpuRoundTrip) {
   EXPECT_EQ(Schedule::from_json(s.to_json(), "t"), s);
 }
 
+TEST(Schedule, GpuRFactorRoundTripsAndHashes) {
+  Schedule s = example();
+  RFactor rf("k_x_i", false);
+  rf.splits = {{"x", "x_o", "x_i", 32}};
+  rf.gpu.threads = {"x_i", "u"};
+  rf.gpu.blocks = {"x_o", "y"};
+  s.funcs[0].stages[0].rfactor = rf;
+  const Schedule back = Schedule::from_json(s.to_json(), "t");
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(back.hash(), s.hash());
+  EXPECT_THAT(s.to_json().dump(),
+              HasSubstr(R"("rfactor":{"gpu":{"blocks":["x_o","y"],"threads":["x_i","u"]},"loop":"k_x_i",)"
+                        R"("splits":[{"factor":32,"inner":"x_i","loop":"x","outer":"x_o"}]})"));
+  // Each new field is part of the identity.
+  Schedule t = s;
+  t.funcs[0].stages[0].rfactor->splits[0].factor = 16;
+  EXPECT_NE(t.hash(), s.hash());
+  EXPECT_NE(t, s);
+  t = s;
+  t.funcs[0].stages[0].rfactor->gpu.threads = {"u", "x_i"};
+  EXPECT_NE(t.hash(), s.hash());
+  EXPECT_NE(t, s);
+}
+
+TEST(Schedule, CpuRFactorKeepsItsCanonicalTextAndHash) {
+  // A CPU rfactor as stored before GPU rfactors existed: the same text, and the hash the
+  // earlier code gave it.
+  Schedule s = example();
+  s.funcs[0].stages[0].rfactor = RFactor{"k_x_o", true};
+  const std::string text = s.to_json().dump();
+  EXPECT_THAT(text, HasSubstr(R"("rfactor":{"loop":"k_x_o","vectorize_u":true},"splits")"));
+  EXPECT_EQ(s.hash(), "ad664271d7c54b283624ea389be45c4d") << text;
+  EXPECT_EQ(Schedule::from_json(nlohmann::json::parse(text), "t").hash(), s.hash());
+}
+
 std::string error_of(const std::string& text) {
   try {
     Schedule::from_json(nlohmann::json::parse(text), "sched.json");
@@ -88,6 +123,14 @@ TEST(Schedule, FromJsonErrorsNameTheField) {
               HasSubstr("funcs[0].stages[0].vectorise: unknown field"));
   EXPECT_THAT(error_of(R"({"funcs": [{"func": 3, "compute": {"kind": "root"}}]})"), HasSubstr("funcs[0].func: expected a string"));
   EXPECT_THAT(error_of(R"([1, 2])"), HasSubstr("expected a schedule object"));
+  const std::string stage = R"({"funcs": [{"func": "C", "compute": {"kind": "root"}, "stages": [{"stage": 1, "rfactor": )";
+  EXPECT_THAT(error_of(stage + R"({"loop": "k", "gpu": {"threads": "u"}}}]}]})"),
+              HasSubstr("funcs[0].stages[0].rfactor.gpu.threads: expected an array of loop names"));
+  EXPECT_THAT(error_of(stage + R"({"loop": "k", "gpu": {"threads": ["u"], "memory": "shared"}}}]}]})"),
+              HasSubstr("funcs[0].stages[0].rfactor.gpu.memory: unknown field"));
+  EXPECT_THAT(error_of(stage + R"({"loop": "k", "splits": [{"loop": "x", "outer": "a", "inner": "b", "factor": 0}]}}]}]})"),
+              HasSubstr("funcs[0].stages[0].rfactor.splits[0].factor: expected a factor >= 2, found 0"));
+  EXPECT_THAT(error_of(stage + R"("k"}]}]})"), HasSubstr("funcs[0].stages[0].rfactor: expected an object"));
 }
 
 }  // namespace
