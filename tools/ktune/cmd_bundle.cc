@@ -113,6 +113,7 @@ int run_bundle(const BundleOptions& opt) {
       k.subgraph = sg;
       k.workload_name = sg->name();
       k.workload_key = sg->key().key;
+      k.test_data_name = "spec" + std::to_string(s);  // one copy of the data per spec, not per candidate
       k.schedule = schedule;
       k.schedule_hash = schedule.hash();
       k.applied = scheduler::apply(schedule, *sg, space.analysis());

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "common/error.h"
@@ -48,7 +49,9 @@ std::vector<std::string> parameter_names(const PlannedKernel& k) {
 std::string library_file(const std::string& name) { return "lib" + name + ".a"; }
 std::string header_file(const std::string& name) { return "include/" + name + ".h"; }
 std::string schedule_source_file(const PlannedKernel& k) { return "schedules/" + k.function + ".cc"; }
-std::string test_data_dir(const PlannedKernel& k) { return "test_data/" + k.function; }
+std::string test_data_dir(const PlannedKernel& k) {
+  return "test_data/" + (k.test_data_name.empty() ? k.function : k.test_data_name);
+}
 
 std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
   std::ostringstream h;
@@ -165,7 +168,9 @@ std::string manifest_table(const nlohmann::ordered_json& manifest) {
 }
 
 void write_test_data(const ExportPlan& plan, uint64_t seed, const std::string& dir) {
+  std::set<std::string> written;
   for (const PlannedKernel& k : plan.kernels) {
+    if (!written.insert(test_data_dir(k)).second) continue;
     const fs::path d = fs::path(dir) / test_data_dir(k);
     fs::create_directories(d);
     const std::vector<subgraphs::Tensor> inputs = k.subgraph->make_inputs(seed);

@@ -32,7 +32,7 @@ std::vector<std::string> parameter_names(const PlannedKernel& k);
 std::string library_file(const std::string& name);           // "lib<name>.a"
 std::string header_file(const std::string& name);            // "include/<name>.h"
 std::string schedule_source_file(const PlannedKernel& k);    // "schedules/<function>.cc"
-std::string test_data_dir(const PlannedKernel& k);           // "test_data/<function>"
+std::string test_data_dir(const PlannedKernel& k);           // "test_data/<test_data_name or function>"
 
 // The C/C++ header declaring every function of the plan.
 std::string header_text(const ExportPlan& plan, const ExportInfo& info);
@@ -48,8 +48,9 @@ nlohmann::ordered_json manifest_json(const ExportPlan& plan, const ExportInfo& i
 std::string manifest_table(const nlohmann::ordered_json& manifest);
 
 // Writes the seeded inputs (<input>.f32) and the reference outputs (<output>.ref.f32) of
-// every kernel under `dir`/test_data/<function>/, row-major float32 in the machine's
-// byte order. Throws UserError naming the file when writing fails.
+// every kernel under `dir`/test_data_dir(k)/, row-major float32 in the machine's byte
+// order; a folder shared by several kernels (of one workload) is written, and its reference
+// computed, once. Throws UserError naming the file when writing fails.
 void write_test_data(const ExportPlan& plan, uint64_t seed, const std::string& dir);
 
 }  // namespace ktune::cli

@@ -45,6 +45,9 @@ struct PlannedKernel {
   scheduler::Schedule schedule;                   // the schedule compiled
   std::string schedule_hash;                      // schedule.hash()
   scheduler::ApplyResult applied;                 // the scheduled pipeline and its Halide source
+  std::string test_data_name;                     // folder of its test data under test_data/;
+                                                  // empty: the function's name. Kernels of one
+                                                  // workload may share one (a bundle's candidates)
 };
 
 struct ExportPlan {
