@@ -114,6 +114,30 @@ const LoopAnalysis* StageAnalysis::find(const std::string& loop) const {
   return nullptr;
 }
 
+const LoopAnalysis* StageAnalysis::pure_loop(size_t n) const {
+  size_t seen = 0;
+  for (const LoopAnalysis& l : loops) {
+    if (l.is_reduction) continue;
+    if (seen++ == n) return &l;
+  }
+  return nullptr;
+}
+
+const LoopAnalysis* StageAnalysis::first_reduction() const {
+  for (const LoopAnalysis& l : loops) {
+    if (l.is_reduction) return &l;
+  }
+  return nullptr;
+}
+
+int64_t StageAnalysis::pure_iterations() const {
+  int64_t n = 1;
+  for (const LoopAnalysis& l : loops) {
+    if (!l.is_reduction) n *= l.extent;
+  }
+  return n;
+}
+
 int FuncAnalysis::single_consumer() const {
   int only = -1;
   for (const auto& [func, stage] : consumers) {

@@ -48,6 +48,12 @@ struct StageAnalysis {
   bool rfactor_ok = false;          // an associative update (f = f + e, *, min, max)
   int arith_ops = 0;                // arithmetic operations per iteration (+ - * / min max select, calls)
   const LoopAnalysis* find(const std::string& loop) const;
+  // The n-th pure loop, innermost first, or null.
+  const LoopAnalysis* pure_loop(size_t n) const;
+  // The innermost reduction loop, or null for a stage without one.
+  const LoopAnalysis* first_reduction() const;
+  // Product of the pure loops' extents: the points one run of the stage computes.
+  int64_t pure_iterations() const;
 };
 
 struct FuncAnalysis {

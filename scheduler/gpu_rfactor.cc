@@ -24,12 +24,6 @@ StageLoops loops_of(const StageAnalysis& sa) {
   return out;
 }
 
-int64_t pure_iterations(const StageLoops& loops) {
-  int64_t n = 1;
-  for (const LoopAnalysis* l : loops.pure) n *= l->extent;
-  return n;
-}
-
 int sm_count(const TargetInfo& t) { return t.sm_count > 0 ? t.sm_count : kUnknownSmCount; }
 
 // Whether the columns variant applies: a column reduction over enough columns to split off
@@ -76,13 +70,13 @@ bool reduces_across_columns(const FuncAnalysis& fa, const StageAnalysis& sa) {
 
 bool gpu_reduction_starved(const FuncAnalysis& fa, const StageAnalysis& sa, const TargetInfo& t) {
   if (!gpu_rfactor_fits(fa, sa)) return false;
-  return pure_iterations(loops_of(sa)) < static_cast<int64_t>(sm_count(t)) * t.max_threads_per_block;
+  return sa.pure_iterations() < static_cast<int64_t>(sm_count(t)) * t.max_threads_per_block;
 }
 
 bool gpu_reduction_clearly_starved(const FuncAnalysis& fa, const StageAnalysis& sa, const TargetInfo& t) {
   if (!gpu_rfactor_fits(fa, sa)) return false;
   const StageLoops loops = loops_of(sa);
-  return pure_iterations(loops) < static_cast<int64_t>(sm_count(t)) * 256 && loops.reduction[0]->extent >= 1024;
+  return sa.pure_iterations() < static_cast<int64_t>(sm_count(t)) * 256 && loops.reduction[0]->extent >= 1024;
 }
 
 GpuRFactorChoice heuristic_gpu_rfactor(const FuncAnalysis& fa, const StageAnalysis& sa, const TargetInfo& t) {

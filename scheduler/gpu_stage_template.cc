@@ -28,18 +28,8 @@ void thread_split(StageSchedule& st, const LoopAnalysis& loop, const std::string
 
 GpuTilingChoice heuristic_gpu_tiling(const StageAnalysis& sa) {
   GpuTilingChoice c;
-  const LoopAnalysis* x = nullptr;
-  const LoopAnalysis* y = nullptr;
-  const LoopAnalysis* r = nullptr;
-  for (const LoopAnalysis& l : sa.loops) {
-    if (l.is_reduction) {
-      if (!r) r = &l;
-    } else if (!x) {
-      x = &l;
-    } else if (!y) {
-      y = &l;
-    }
-  }
+  const LoopAnalysis* y = sa.pure_loop(1);
+  const LoopAnalysis* r = sa.first_reduction();
   c.threads_x = y ? 32 : 128;
   c.threads_y = y ? std::min<int64_t>(8, y->extent) : 1;
   if (r && r->extent >= 8 && r->extent % 4 == 0) c.reduction_split = 4;

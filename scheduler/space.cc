@@ -27,44 +27,20 @@ std::vector<int64_t> powers_of_two(int64_t lo, int64_t hi) {
 }
 
 // Number of iterations of the pure loops of a stage (the parallelism it offers).
-int64_t pure_iterations(const StageAnalysis& sa) {
-  int64_t n = 1;
-  for (const LoopAnalysis& l : sa.loops) {
-    if (!l.is_reduction) n *= l.extent;
-  }
-  return n;
-}
-
-const LoopAnalysis* nth_pure(const StageAnalysis& sa, size_t n) {
-  size_t seen = 0;
-  for (const LoopAnalysis& l : sa.loops) {
-    if (l.is_reduction) continue;
-    if (seen++ == n) return &l;
-  }
-  return nullptr;
-}
-
-bool has_reduction(const StageAnalysis& sa) {
-  for (const LoopAnalysis& l : sa.loops) {
-    if (l.is_reduction) return true;
-  }
-  return false;
-}
-
 TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t) {
   TilingChoice c;
   const int lanes = t.vector_lanes;
-  const LoopAnalysis* v = nth_pure(sa, 0);
-  const LoopAnalysis* y = nth_pure(sa, 1);
+  const LoopAnalysis* v = sa.pure_loop(0);
+  const LoopAnalysis* y = sa.pure_loop(1);
   if (v && v->extent >= lanes) c.vector_width = lanes;
-  const bool reduction = has_reduction(sa);
+  const bool reduction = sa.first_reduction() != nullptr;
   if (reduction) {
     if (y && y->extent >= 4) {
       c.second_tile = 4;
       c.unroll_second = true;
     }
     c.reduction_inside_tiles = c.vector_width > 0;
-    if (sa.rfactor_ok && pure_iterations(sa) < 2 * t.cores && sa.loops[0].extent >= 8 * lanes) {
+    if (sa.rfactor_ok && sa.pure_iterations() < 2 * t.cores && sa.loops[0].extent >= 8 * lanes) {
       c.reduction_split = 4 * lanes;
       c.rfactor = false;
     }
@@ -85,9 +61,9 @@ TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const Targe
 TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t, Rng& rng) {
   TilingChoice c;
   const int lanes = t.vector_lanes;
-  const LoopAnalysis* v = nth_pure(sa, 0);
-  const LoopAnalysis* y = nth_pure(sa, 1);
-  const bool reduction = has_reduction(sa);
+  const LoopAnalysis* v = sa.pure_loop(0);
+  const LoopAnalysis* y = sa.pure_loop(1);
+  const bool reduction = sa.first_reduction() != nullptr;
   if (v && rng.chance(0.9)) {
     std::vector<int64_t> widths;
     for (int64_t w : {lanes / 2, lanes, 2 * lanes, 4 * lanes}) {
@@ -117,7 +93,7 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
       }
     }
     c.reduction_inside_tiles = rng.chance(0.75);
-    const bool starved = pure_iterations(sa) < 2 * t.cores;
+    const bool starved = sa.pure_iterations() < 2 * t.cores;
     if (sa.rfactor_ok && c.reduction_split > 0 && rng.chance(starved ? 0.7 : 0.05)) c.rfactor = rng.chance(0.5);
   }
   c.parallel_loops = at_root ? static_cast<int>(rng.pick(std::vector<int64_t>{0, 1, 1, 1, 2, 2, 3})) : 0;

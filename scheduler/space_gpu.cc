@@ -16,27 +16,10 @@
 namespace ktune::scheduler {
 namespace {
 
-// The n-th pure loop of a stage, innermost first, or null.
-const LoopAnalysis* nth_pure_loop(const StageAnalysis& sa, size_t n) {
-  size_t seen = 0;
-  for (const LoopAnalysis& l : sa.loops) {
-    if (l.is_reduction) continue;
-    if (seen++ == n) return &l;
-  }
-  return nullptr;
-}
-
-const LoopAnalysis* first_reduction(const StageAnalysis& sa) {
-  for (const LoopAnalysis& l : sa.loops) {
-    if (l.is_reduction) return &l;
-  }
-  return nullptr;
-}
-
 GpuTilingChoice sampled_gpu_choice(const StageAnalysis& sa, const TargetInfo& t, Rng& rng) {
   GpuTilingChoice c;
-  const LoopAnalysis* x = nth_pure_loop(sa, 0);
-  const LoopAnalysis* y = nth_pure_loop(sa, 1);
+  const LoopAnalysis* x = sa.pure_loop(0);
+  const LoopAnalysis* y = sa.pure_loop(1);
   if (!x) return c;
   // Every (x, y) thread shape within the device's limit; mostly at least two warps.
   std::vector<std::pair<int64_t, int64_t>> shapes, wide;
@@ -54,7 +37,7 @@ GpuTilingChoice sampled_gpu_choice(const StageAnalysis& sa, const TargetInfo& t,
   c.threads_x = tx;
   c.threads_y = ty;
   if (y && ty * 4 <= y->extent) c.rows_per_thread = rng.pick(std::vector<int64_t>{1, 1, 2, 4});
-  if (const LoopAnalysis* r = first_reduction(sa)) {
+  if (const LoopAnalysis* r = sa.first_reduction()) {
     std::vector<int64_t> splits = {0, 0};
     for (int64_t f : {2, 4, 8}) {
       if (f < r->extent) splits.push_back(f);

@@ -52,17 +52,23 @@ void expect_printed_matches_apply(const std::vector<Case>& cases, const std::str
   }
 }
 
+// Case `i` of `spec` on an A100: the heuristic first, then samples, applied.
+Case a100_case(const char* spec, int i, Rng& rng) {
+  Case c;
+  c.sg = testing::spec_subgraph(spec);
+  c.space = std::make_unique<Space>(analyze(*c.sg, cuda_target_info("a100")));
+  c.schedule = i == 0 ? c.space->heuristic() : *c.space->sample(rng);
+  c.applied = apply(c.schedule, *c.sg, c.space->analysis());
+  return c;
+}
+
 TEST(GpuApplySource, PrintedSourceMatchesApply) {
   std::vector<Case> cases;
   Rng rng(91);
   bool shared = false, blocks = false;
   for (const char* spec : kSpecs) {
     for (int i = 0; i < kPerSpec; ++i) {
-      Case c;
-      c.sg = testing::spec_subgraph(spec);
-      c.space = std::make_unique<Space>(analyze(*c.sg, cuda_target_info("a100")));
-      c.schedule = i == 0 ? c.space->heuristic() : *c.space->sample(rng);
-      c.applied = apply(c.schedule, *c.sg, c.space->analysis());
+      Case c = a100_case(spec, i, rng);
       ASSERT_TRUE(c.applied.ok) << c.applied.error;
       shared |= c.applied.source.find("store_in(MemoryType::GPUShared)") != std::string::npos;
       blocks |= c.applied.source.find(".gpu_blocks(") != std::string::npos;
@@ -91,11 +97,7 @@ TEST(GpuApplySource, PrintedRFactorSourceMatchesApply) {
   int rfactored = 0;
   for (const char* spec : kStarvedSpecs) {
     for (int i = 0; i < kPerSpec; ++i) {
-      Case c;
-      c.sg = testing::spec_subgraph(spec);
-      c.space = std::make_unique<Space>(analyze(*c.sg, cuda_target_info("a100")));
-      c.schedule = i == 0 ? c.space->heuristic() : *c.space->sample(rng);
-      c.applied = apply(c.schedule, *c.sg, c.space->analysis());
+      Case c = a100_case(spec, i, rng);
       ASSERT_TRUE(c.applied.ok) << c.applied.error;
       const bool has = c.applied.source.find(".rfactor(") != std::string::npos;
       if (i == 0) {

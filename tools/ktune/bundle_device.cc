@@ -60,12 +60,4 @@ BundleDevice resolve_bundle_device(const std::string& name, const std::string& d
   return out;
 }
 
-std::string bundle_target_name(const targets::Device& device) { return device.kind == "cuda" ? "cuda" : "host"; }
-
-void check_bundle_target(const std::string& target, const BundleDevice& device) {
-  if (target.empty() || target == bundle_target_name(device.device)) return;
-  throw UserError("bundle: --target " + target + " but --device " + device.name + " is a " + device.device.kind +
-                  " device; drop --target or name a " + (target == "cuda" ? "CUDA GPU (h100, a100, ...)" : "CPU (host)"));
-}
-
 }  // namespace ktune::cli

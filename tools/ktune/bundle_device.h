@@ -1,9 +1,9 @@
-// The device a measurement bundle (`ktune bundle`) is built for, and the optional --target
-// check of its kind. A device is a name targets::device_by_name accepts ("host" for this
-// CPU, "h100" for a known card) or the key of a device stored in a tuning database (--db),
-// such as a CPU tuned on before, whose description then comes from the database:
+// The device a measurement bundle (`ktune bundle`) is built for: a name
+// targets::device_by_name accepts ("host" for this CPU, "h100" for a known card) or the key
+// of a device stored in a tuning database (--db), such as a CPU tuned on before, whose
+// description then comes from the database:
 //   const BundleDevice d = resolve_bundle_device("host", "");
-//   check_bundle_target("cuda", d);  // UserError: "--target cuda but --device host is a cpu device"
+// (--target is checked against it by tools/ktune/device_target.h.)
 #pragma once
 
 #include <string>
@@ -23,12 +23,5 @@ struct BundleDevice {
 // description that does not parse or does not hash to its key, or a device kind bundles
 // cannot run on.
 BundleDevice resolve_bundle_device(const std::string& name, const std::string& db_path);
-
-// What --target calls the device's kind: "cuda" for a CUDA GPU, "host" for a CPU.
-std::string bundle_target_name(const targets::Device& device);
-
-// --target, when not empty, must name the device's kind; throws UserError naming both
-// otherwise.
-void check_bundle_target(const std::string& target, const BundleDevice& device);
 
 }  // namespace ktune::cli

@@ -27,6 +27,7 @@
 #include "targets/device.h"
 #include "tools/ktune/bundle_device.h"
 #include "tools/ktune/bundle_runner.h"
+#include "tools/ktune/device_target.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/export_compile.h"
 #include "tools/ktune/export_files.h"
@@ -76,7 +77,7 @@ int run_bundle(const BundleOptions& opt) {
   if (opt.out.empty()) throw UserError("bundle: --out DIR is required");
   if (opt.candidates < 1) throw UserError("bundle: --candidates must be at least 1");
   const BundleDevice resolved = resolve_bundle_device(opt.device, opt.db);
-  check_bundle_target(opt.target, resolved);
+  check_device_target(opt.target, resolved.name, resolved.device);
   const targets::Device& device = resolved.device;
   const bool cuda = device.kind == "cuda";
   const scheduler::TargetInfo target = scheduler::target_info_from_device(device);

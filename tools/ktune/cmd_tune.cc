@@ -136,7 +136,8 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
   sub.add_option("--device", opt->device,
                  "device to tune for: host (default), cuda (this machine's first GPU) or a known card here (h100, ...)");
-  sub.add_option("--target", opt->target, "host or cuda; with cuda and no --device, this machine's first GPU");
+  sub.add_option("--target", opt->target, "host or cuda; with cuda and no --device, this machine's first GPU")
+      ->check(CLI::IsMember({"cuda", "host"}));
   sub.add_option("--budget", opt->budget, "wall-clock budget: 8h, 90m, 1h30m, 45s");
   sub.add_option("--trials", opt->trials, "number of candidates to measure");
   sub.add_option("--threads", opt->threads, "threads per kernel (0 = every core)")->capture_default_str();

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "targets/cuda_devices.h"
 #include "targets/device_lookup.h"
+#include "tools/ktune/device_target.h"
 
 namespace ktune::cli {
 namespace {
@@ -42,18 +43,10 @@ targets::Device local_known_card(const std::string& name, const targets::Device&
 }  // namespace
 
 targets::Device tuning_device(const std::string& device_name, const std::string& target) {
-  if (!target.empty() && target != "host" && target != "cuda") {
-    throw UserError(format_user_error("", "--target", "expected host or cuda, found \"" + target + "\""));
-  }
   const std::string name = !device_name.empty() ? lowercase(device_name) : target == "cuda" ? "cuda" : "host";
   const targets::Device* card = targets::find_known_cuda_device(name);
   const targets::Device device = card ? local_known_card(name, *card) : targets::device_by_name(name);
-  const std::string kind = device.kind == "cuda" ? "cuda" : "host";
-  if (!target.empty() && target != kind) {
-    throw UserError(format_user_error("", "--target",
-                                      "--target " + target + " but --device " + name + " is a " +
-                                          (device.kind == "cuda" ? "CUDA GPU" : "CPU")));
-  }
+  check_device_target(target, name, device);
   return device;
 }
 

@@ -11,7 +11,7 @@
 namespace ktune::cli {
 
 // `device_name` is --device ("" when not given), `target` is --target ("", "host" or
-// "cuda"). Throws ktune::UserError naming the option at fault.
+// "cuda", checked by check_device_target). Throws ktune::UserError naming the option at fault.
 targets::Device tuning_device(const std::string& device_name, const std::string& target);
 
 }  // namespace ktune::cli
