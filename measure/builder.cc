@@ -19,6 +19,7 @@
 #include "measure/internal/compiled_kernel.h"
 #include "measure/internal/usable_cores.h"
 #include "subgraphs/subgraph.h"
+#include "targets/host_target.h"
 
 namespace ktune::measure {
 namespace {
@@ -92,7 +93,7 @@ BuiltCandidate build_one(const Candidate& candidate, const Halide::Target& targe
   job->target = target;
   try {
     if (!candidate.subgraph) throw std::runtime_error("candidate has no subgraph");
-    job->built = candidate.subgraph->build();
+    job->built = candidate.build ? candidate.build() : candidate.subgraph->build();
   } catch (const std::exception& e) {
     out.build.status = MeasureStatus::kBuildError;
     out.build.message = std::string("building the algorithm failed: ") + e.what();
@@ -151,7 +152,7 @@ void warm_up_jit(const Halide::Target& target) {
 namespace internal {
 
 Halide::Target jit_target_from_string(const std::string& text) {
-  if (text.empty()) return Halide::get_jit_target_from_environment();
+  if (text.empty()) return Halide::Target(targets::jit_halide_target());
   if (!Halide::Target::validate_target_string(text)) {
     throw UserError(format_user_error("", "target", "expected a Halide target string such as "
                                                     "\"host\" or \"x86-64-linux-avx2\", found \"" + text + "\""));
@@ -167,7 +168,7 @@ std::string jit_target_for(const std::string& device_target) {
   if (!device.has_gpu_feature()) return "";
   // The device's GPU API and capability on this machine's host target.
   using F = Halide::Target::Feature;
-  Halide::Target jit = Halide::get_jit_target_from_environment();
+  Halide::Target jit(targets::jit_halide_target());
   for (F f : {F::CUDA, F::CUDACapability30, F::CUDACapability32, F::CUDACapability35, F::CUDACapability50,
               F::CUDACapability61, F::CUDACapability70, F::CUDACapability75, F::CUDACapability80,
               F::CUDACapability86, F::OpenCL, F::Metal, F::D3D12Compute}) {

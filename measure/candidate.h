@@ -26,6 +26,10 @@ struct Candidate {
   std::function<void(const subgraphs::BuiltPipeline&)> apply;
   // Readable name for logs and reports ("naive", "mutant 17"); may be empty.
   std::string label;
+  // Builds the pipeline in place of subgraph->build(), for a pipeline that arrives already
+  // scheduled (a Generator's own schedule); empty means subgraph->build(). It must compute
+  // the subgraph's algorithm: the subgraph's reference judges its output.
+  std::function<subgraphs::BuiltPipeline()> build = {};
 };
 
 }  // namespace ktune::measure

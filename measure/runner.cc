@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "measure/internal/child_measure.h"
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 #include "measure/internal/jit_runtime.h"
 #include "measure/internal/report_wire.h"
 #include "measure/internal/usable_cores.h"
@@ -34,7 +34,7 @@ std::string format_ms(double ms) {
 }
 
 // Turns what the child did into a result, given that it did not report normally.
-MeasureResult from_abnormal_end(const internal::ChildOutcome& c, double limit_ms,
+MeasureResult from_abnormal_end(const ChildOutcome& c, double limit_ms,
                                 std::optional<double> incumbent_ns) {
   MeasureResult r;
   if (!c.error.empty()) {
@@ -102,6 +102,10 @@ std::shared_ptr<const internal::WorkloadData> Runner::workload_data(const subgra
   return workloads_->by_subgraph.at(&subgraph);
 }
 
+std::string Runner::reference_error(const subgraphs::Subgraph& subgraph) {
+  return workload_data(subgraph)->reference_error;
+}
+
 MeasureResult Runner::run(const BuiltCandidate& candidate) {
   if (!candidate.build.ok() || !candidate.kernel) return candidate.build;
   const subgraphs::Subgraph& subgraph = *candidate.candidate.subgraph;
@@ -120,12 +124,12 @@ MeasureResult Runner::run(const BuiltCandidate& candidate) {
     const double limit_ms = run_timeout_ms(options_, best);
     internal::shutdown_jit_thread_pool(kernel.target);
     const internal::SetNumThreadsFn set_threads = internal::find_set_num_threads(kernel.target);
-    const internal::ChildOutcome child = internal::run_in_child(
+    const ChildOutcome child = run_in_child(
         [&](int fd) {
           const MeasureResult r =
               internal::measure_in_child(kernel, *workload, subgraph, options_.timing, threads_, set_threads);
           const std::string bytes = internal::encode_report(r);
-          internal::write_all(fd, bytes.data(), bytes.size());
+          write_all(fd, bytes.data(), bytes.size());
         },
         limit_ms);
     std::optional<MeasureResult> reported;

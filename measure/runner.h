@@ -74,6 +74,10 @@ class Runner {
   // when already prepared). Like run(), call it only while no compile is running.
   double prepare(const subgraphs::Subgraph& subgraph);
 
+  // Why `subgraph`'s reference could not be computed (preparing it first); empty when it
+  // was. Every candidate of such a subgraph fails with this message.
+  std::string reference_error(const subgraphs::Subgraph& subgraph);
+
   // The inputs and reference that prepare() made for `subgraph` (preparing them first), for
   // baselines timed outside the Runner on the same data (ktune bench's libraries).
   std::shared_ptr<const internal::WorkloadData> workload_data(const subgraphs::Subgraph& subgraph);

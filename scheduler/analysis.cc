@@ -8,8 +8,8 @@
 
 #include "scheduler/dependences.h"
 #include "scheduler/internal/affine.h"
-#include "scheduler/internal/func_names.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/canonical_names.h"
 #include "subgraphs/subgraph.h"
 
 namespace ktune::scheduler {
@@ -40,6 +40,32 @@ class CallCollector : public HI::IRGraphVisitor {
   void visit(const HI::Min* op) override { ++arith; IRGraphVisitor::visit(op); }
   void visit(const HI::Max* op) override { ++arith; IRGraphVisitor::visit(op); }
   void visit(const HI::Select* op) override { ++arith; IRGraphVisitor::visit(op); }
+};
+
+// The widest type a value is computed in: arithmetic, casts and the values of calls, not
+// the index arithmetic inside the calls' arguments.
+class ValueBits : public HI::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::visit;
+  int bits = 8;
+
+ protected:
+  void record(const Halide::Type& t) {
+    if (!t.is_handle()) bits = std::max(bits, t.bits());
+  }
+  void visit(const HI::Call* op) override {
+    record(op->type);
+    if (op->call_type != HI::Call::Halide && op->call_type != HI::Call::Image) IRGraphVisitor::visit(op);
+  }
+  void visit(const HI::Add* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Sub* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Mul* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Div* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Min* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Max* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Cast* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Select* op) override { record(op->type); IRGraphVisitor::visit(op); }
+  void visit(const HI::Variable* op) override { if (op->param.defined()) record(op->type); }
 };
 
 // Names of the variables an expression mentions.
@@ -130,6 +156,12 @@ const LoopAnalysis* StageAnalysis::first_reduction() const {
   return nullptr;
 }
 
+int StageAnalysis::native_lanes(const TargetInfo& target) const {
+  return std::max(1, target.vector_lanes * 32 / std::max(8, value_bits));
+}
+
+int StageAnalysis::max_vector_width(const TargetInfo& target) const { return std::max(64, 4 * native_lanes(target)); }
+
 int64_t StageAnalysis::pure_iterations() const {
   int64_t n = 1;
   for (const LoopAnalysis& l : loops) {
@@ -172,8 +204,12 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
   analysis.target = target;
   const subgraphs::BuiltPipeline built = subgraph.build();
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
-  const std::vector<std::string> names = stable_func_names(funcs);
-  const std::map<std::string, HI::Box> boxes = subgraphs::func_boxes(built, subgraph.outputs());
+  const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
+  // Buffer sizes and scalar values, where definitions mention them (an RDom over an input's
+  // width), are the ones ktune runs with.
+  const std::map<std::string, Halide::Expr> known =
+      subgraphs::known_values(built, subgraph.inputs(), subgraph.outputs(), subgraph.scalars());
+  const std::map<std::string, HI::Box> boxes = subgraphs::func_boxes(built, subgraph.outputs(), known);
   std::map<std::string, int> index;
   for (size_t i = 0; i < funcs.size(); ++i) index[funcs[i].name()] = static_cast<int>(i);
 
@@ -181,9 +217,9 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
   for (size_t i = 0; i < funcs.size(); ++i) {
     const HI::Function f = funcs[i].function();
     FuncAnalysis fa;
-    fa.name = names[i];
+    fa.name = names[i].name;
     for (const Halide::Func& o : built.outputs) fa.is_output |= o.name() == f.name();
-    fa.args = f.args();
+    fa.args = names[i].args;
     const HI::Box& box = boxes.at(f.name());
     for (size_t d = 0; d < fa.args.size(); ++d) fa.extents.push_back(box_extent(box, d));
 
@@ -193,42 +229,48 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
       const HI::Definition& def = *defs[s];
       StageAnalysis sa;
       sa.stage = static_cast<int>(s);
+      const subgraphs::StageLoopNames& loop_names = names[i].stages[s];
       // Loops in Halide's initial order, innermost first (the last dim is __outermost).
+      // Everything below that reads Halide expressions uses the Halide names of this build.
       std::map<std::string, HI::Interval> ranges;
+      std::vector<std::string> halide_loops;  // Halide name of each of sa.loops
       for (const HI::Dim& dim : def.schedule().dims()) {
         if (dim.var == Halide::Var::outermost().name()) continue;
         LoopAnalysis loop;
-        loop.name = dim.var;
+        loop.name = loop_names.canonical(dim.var);
         loop.is_reduction = dim.is_rvar();
         if (loop.is_reduction) {
           for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
             if (rv.var != dim.var) continue;
-            const int64_t* e = HI::as_const_int(HI::simplify(rv.extent));
+            const Halide::Expr min = HI::simplify(subgraphs::with_known_values(rv.min, known));
+            const Halide::Expr extent = HI::simplify(subgraphs::with_known_values(rv.extent, known));
+            const int64_t* e = HI::as_const_int(extent);
             loop.extent = e ? *e : 1;
-            ranges[dim.var] = HI::Interval(HI::simplify(rv.min), HI::simplify(rv.min + rv.extent - 1));
+            ranges[dim.var] = HI::Interval(min, HI::simplify(min + extent - 1));
           }
         } else {
-          for (size_t a = 0; a < fa.args.size(); ++a) {
-            if (fa.args[a] != dim.var) continue;
+          for (size_t a = 0; a < f.args().size(); ++a) {
+            if (f.args()[a] != dim.var) continue;
             loop.extent = fa.extents[a];
             if (a < box.size()) ranges[dim.var] = box[a];
           }
         }
         sa.loops.push_back(loop);
+        halide_loops.push_back(dim.var);
       }
       // isl names, outermost first.
       std::vector<std::string> dims;
       std::map<std::string, std::string> isl_vars;
       for (int l = static_cast<int>(sa.loops.size()) - 1; l >= 0; --l) {
         const std::string n = "d" + std::to_string(dims.size());
-        isl_vars[sa.loops[l].name] = n;
+        isl_vars[halide_loops[l]] = n;
         dims.push_back(n);
       }
       std::string constraints;
-      for (const LoopAnalysis& l : sa.loops) {
-        auto it = ranges.find(l.name);
+      for (const std::string& l : halide_loops) {
+        auto it = ranges.find(l);
         if (it == ranges.end()) continue;
-        const std::string c = interval_constraint(isl_vars[l.name], it->second);
+        const std::string c = interval_constraint(isl_vars[l], it->second);
         if (!c.empty()) constraints += (constraints.empty() ? "" : " and ") + c;
       }
       const std::string stmt = tuple("S", dims);
@@ -251,12 +293,21 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         return "{ " + stmt + " -> " + tuple(target_name, outs) + " }";
       };
       bool write_affine = true;
-      sa.write = relation("F" + std::to_string(i), def.args(), write_affine);
+      std::vector<Halide::Expr> args, values;
+      for (const Halide::Expr& e : def.args()) args.push_back(subgraphs::with_known_values(e, known));
+      for (const Halide::Expr& e : def.values()) values.push_back(subgraphs::with_known_values(e, known));
+      sa.write = relation("F" + std::to_string(i), args, write_affine);
 
       CallCollector cc;
-      for (const Halide::Expr& e : def.values()) e.accept(&cc);
-      for (const Halide::Expr& e : def.args()) e.accept(&cc);
+      for (const Halide::Expr& e : values) e.accept(&cc);
+      for (const Halide::Expr& e : args) e.accept(&cc);
       sa.arith_ops = cc.arith;
+      ValueBits vb;
+      for (const Halide::Expr& e : values) {
+        vb.bits = std::max(vb.bits, e.type().bits());
+        e.accept(&vb);
+      }
+      sa.value_bits = vb.bits;
       std::string self_reads;
       for (const HI::Call* call : cc.calls) {
         ProducerUse use;
@@ -266,7 +317,7 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         } else if (call->call_type == HI::Call::Halide) {
           auto it = index.find(call->name);
           use.func = it == index.end() ? -1 : it->second;
-          use.name = use.func >= 0 ? names[use.func] : call->name;
+          use.name = use.func >= 0 ? names[use.func].name : call->name;
         } else {
           use.name = call->name;
         }
@@ -276,9 +327,9 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         for (const Halide::Expr& a : call->args) a.accept(&vn);
         VariableNames first;
         if (!call->args.empty()) call->args[0].accept(&first);
-        for (const LoopAnalysis& l : sa.loops) {
-          if (vn.names.count(l.name)) use.index_loops.push_back(l.name);
-          if (first.names.count(l.name)) use.contiguous_loops.push_back(l.name);
+        for (size_t l = 0; l < sa.loops.size(); ++l) {
+          if (vn.names.count(halide_loops[l])) use.index_loops.push_back(sa.loops[l].name);
+          if (first.names.count(halide_loops[l])) use.contiguous_loops.push_back(sa.loops[l].name);
         }
         if (use.func == static_cast<int>(i)) {
           // Reading itself: a non-affine self access makes every loop suspect.

@@ -47,6 +47,15 @@ struct StageAnalysis {
   std::vector<ProducerUse> uses;    // every call in the stage's definition
   bool rfactor_ok = false;          // an associative update (f = f + e, *, min, max)
   int arith_ops = 0;                // arithmetic operations per iteration (+ - * / min max select, calls)
+  int value_bits = 32;              // bits of the widest type its values are computed in (8 for a
+                                    // u8 pipeline, 32 once anything is f32 or i32); index arithmetic
+                                    // does not count
+  // Lanes of one native vector of the stage's values: `target`'s f32 lanes scaled by
+  // 32 / value_bits (64 u8 lanes where AVX-512 holds 16 f32).
+  int native_lanes(const TargetInfo& target) const;
+  // The widest vector the Space and its validators allow for the stage: four native vectors,
+  // at least 64 lanes.
+  int max_vector_width(const TargetInfo& target) const;
   const LoopAnalysis* find(const std::string& loop) const;
   // The n-th pure loop, innermost first, or null.
   const LoopAnalysis* pure_loop(size_t n) const;

@@ -8,18 +8,27 @@
 #include <set>
 #include <sstream>
 
-#include "scheduler/internal/func_names.h"
 #include "scheduler/loop_nest.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/canonical_names.h"
 #include "subgraphs/subgraph.h"
+#include "targets/host_target.h"
 
 namespace ktune::scheduler {
 namespace {
 
-// Emits Halide calls and their C++ text together.
+// A Func of the pipeline being scheduled: its handle and the Halide names of its loops.
+struct FuncHandle {
+  Halide::Func func;
+  subgraphs::FuncNames names;
+};
+
+// Emits Halide calls and their C++ text together. Schedules name Funcs and loops by their
+// canonical names (subgraphs/canonical_names.h); every call goes to the Halide names of
+// the pipeline at hand.
 class Applier {
  public:
-  Applier(const Analysis& analysis, std::map<std::string, Halide::Func> funcs)
+  Applier(const Analysis& analysis, std::map<std::string, FuncHandle> funcs)
       : analysis_(analysis), funcs_(std::move(funcs)) {}
 
   // The C++ identifier of a loop variable: its name made identifier-safe, with "_v"
@@ -34,6 +43,7 @@ class Applier {
     for (const FuncSchedule& fs : schedule.funcs) apply_compute(fs, schedule);
     for (const FuncSchedule& fs : schedule.funcs) {
       for (const StageSchedule& st : fs.stages) apply_stage(fs, st);
+      mark_unscheduled_updates(fs);
     }
   }
 
@@ -41,29 +51,46 @@ class Applier {
     std::ostringstream os;
     os << "// ktune schedule " << schedule.hash() << " for " << workload << " (Halide 14).\n";
     os << "// Expects a Func handle named after each Func it schedules.\n{\n  using namespace Halide;\n";
-    if (!vars_.empty()) {
-      os << "  Var";
-      bool first = true;
-      for (const std::string& v : vars_) {
-        os << (first ? " " : ", ") << ident(v) << "(\"" << v << "\")";
-        first = false;
-      }
-      os << ";\n";
-    }
-    if (!rvars_.empty()) {
-      os << "  RVar";
-      bool first = true;
-      for (const std::string& v : rvars_) {
-        os << (first ? " " : ", ") << ident(v) << "(\"" << v << "\")";
-        first = false;
-      }
-      os << ";\n";
-    }
+    declare(os, "Var", vars_);
+    declare(os, "RVar", rvars_);
     os << body_.str() << "}\n";
     return os.str();
   }
 
  private:
+  // Updates the schedule leaves at Halide's defaults while it schedules another stage of
+  // the Func: said so explicitly, which is also what keeps Halide from warning about them.
+  void mark_unscheduled_updates(const FuncSchedule& fs) {
+    if (fs.stages.empty() || fs.compute.kind == ComputeLocation::Kind::kInline) return;
+    Halide::Func f = funcs_.at(fs.func).func;
+    for (int k = 1; k < static_cast<int>(funcs_.at(fs.func).names.stages.size()); ++k) {
+      const bool listed = std::any_of(fs.stages.begin(), fs.stages.end(), [k](const StageSchedule& st) { return st.stage == k; });
+      if (listed) continue;
+      f.update(k - 1).unscheduled();
+      body_ << "  " << fs.func << ".update(" << k - 1 << ").unscheduled();\n";
+    }
+  }
+
+  // "  Var x("x"), y_o("y_o");" for the loops used, each under its canonical identifier and
+  // with its Halide name in this build.
+  void declare(std::ostream& os, const char* kind, const std::map<std::string, std::string>& loops) const {
+    if (loops.empty()) return;
+    os << "  " << kind;
+    bool first = true;
+    for (const auto& [canonical, halide_name] : loops) {
+      os << (first ? " " : ", ") << ident(canonical) << "(\"" << halide_name << "\")";
+      first = false;
+    }
+    os << ";\n";
+  }
+
+  // The Halide names of the loops of `func`'s stage `stage`.
+  const subgraphs::StageLoopNames& stage_names(const std::string& func, int stage) const {
+    const subgraphs::FuncNames& names = funcs_.at(func).names;
+    if (stage < 0 || stage >= static_cast<int>(names.stages.size())) throw Halide::CompileError(func + " has no stage " + std::to_string(stage));
+    return names.stages[stage];
+  }
+
   // Whether `loop` of stage `stage` of `func` is a reduction loop (original or split piece).
   bool is_rvar(const std::string& func, int stage, const Schedule* schedule, const std::string& loop) const {
     const FuncAnalysis* fa = analysis_.find(func);
@@ -83,14 +110,16 @@ class Applier {
     return l && l->is_reduction;
   }
 
-  Halide::VarOrRVar loop_var(const std::string& name, bool rvar) {
-    (rvar ? rvars_ : vars_).insert(name);
-    if (rvar) return Halide::VarOrRVar(Halide::RVar(name));
-    return Halide::VarOrRVar(Halide::Var(name));
+  // The Halide variable of loop `name` (canonical, or a split product) of a stage.
+  Halide::VarOrRVar loop_var(const subgraphs::StageLoopNames& stage, const std::string& name, bool rvar) {
+    const std::string halide_name = stage.halide(name);
+    (rvar ? rvars_ : vars_).emplace(name, halide_name);
+    if (rvar) return Halide::VarOrRVar(Halide::RVar(halide_name));
+    return Halide::VarOrRVar(Halide::Var(halide_name));
   }
 
   void apply_compute(const FuncSchedule& fs, const Schedule& schedule) {
-    Halide::Func f = funcs_.at(fs.func);
+    Halide::Func f = funcs_.at(fs.func).func;
     switch (fs.compute.kind) {
       case ComputeLocation::Kind::kInline:
         body_ << "  // " << fs.func << " is inlined\n";
@@ -100,11 +129,12 @@ class Applier {
         body_ << "  " << fs.func << ".compute_root();\n";
         break;
       case ComputeLocation::Kind::kAt: {
-        Halide::Func c = funcs_.at(fs.compute.consumer);
+        Halide::Func c = funcs_.at(fs.compute.consumer).func;
         const bool rvar = is_rvar(fs.compute.consumer, fs.compute.consumer_stage, &schedule, fs.compute.loop);
         // Halide 14 only accepts the default stage index (the consumer's last stage); the
         // Space offers only loops of that stage.
-        f.compute_at(Halide::LoopLevel(c, loop_var(fs.compute.loop, rvar)));
+        const subgraphs::StageLoopNames& names = stage_names(fs.compute.consumer, fs.compute.consumer_stage);
+        f.compute_at(Halide::LoopLevel(c, loop_var(names, fs.compute.loop, rvar)));
         body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << ident(fs.compute.loop) << ");\n";
         break;
       }
@@ -112,7 +142,8 @@ class Applier {
   }
 
   void apply_stage(const FuncSchedule& fs, const StageSchedule& st) {
-    Halide::Func f = funcs_.at(fs.func);
+    Halide::Func f = funcs_.at(fs.func).func;
+    names_ = &stage_names(fs.func, st.stage);
     Halide::Stage s = st.stage == 0 ? Halide::Stage(f) : f.update(st.stage - 1);
     const std::string label = st.stage == 0 ? fs.func : fs.func + ".update(" + std::to_string(st.stage - 1) + ")";
     const FuncAnalysis& fa = *analysis_.find(fs.func);
@@ -130,9 +161,9 @@ class Applier {
     for (const LoopSplit& sp : st.splits) split(s, label, sp, rvar_of_split(fa.stages[st.stage], st, sp));
     if (st.rfactor) {
       Halide::Var u("u");
-      vars_.insert("u");
-      rvars_.insert(st.rfactor->loop);
-      Halide::Func intm = s.rfactor(Halide::RVar(st.rfactor->loop), u);
+      vars_.emplace("u", "u");
+      const Halide::RVar reduced = loop_var(*names_, st.rfactor->loop, true).rvar;
+      Halide::Func intm = s.rfactor(reduced, u);
       const std::string iname = fs.func + "_intm";
       body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(st.rfactor->loop) << ", u);\n";
       intm.compute_root();
@@ -148,7 +179,7 @@ class Applier {
       }
       // What remains of the stage: its pure loops.
       if (!st.parallel.empty()) {
-        s.parallel(loop_var(st.parallel[0], false));
+        s.parallel(loop_var(*names_, st.parallel[0], false));
         body_ << "  " << label << ".parallel(" << ident(st.parallel[0]) << ");\n";
       }
       return;
@@ -158,21 +189,21 @@ class Applier {
       std::string fused = st.parallel[0];
       for (size_t i = 1; i < st.parallel.size(); ++i) {
         const std::string next = fused + "_" + st.parallel[i];
-        s.fuse(loop_var(st.parallel[i], false), loop_var(fused, false), loop_var(next, false));
+        s.fuse(loop_var(*names_, st.parallel[i], false), loop_var(*names_, fused, false), loop_var(*names_, next, false));
         body_ << "  " << label << ".fuse(" << ident(st.parallel[i]) << ", " << ident(fused) << ", "
               << ident(next) << ");\n";
         fused = next;
       }
-      s.parallel(loop_var(fused, false));
+      s.parallel(loop_var(*names_, fused, false));
       body_ << "  " << label << ".parallel(" << ident(fused) << ");\n";
     }
     apply_gpu(f, s, fs.func, label, st, rvar);
     if (!st.vectorize.empty()) {
-      s.vectorize(loop_var(st.vectorize, rvar(st.vectorize)));
+      s.vectorize(loop_var(*names_, st.vectorize, rvar(st.vectorize)));
       body_ << "  " << label << ".vectorize(" << ident(st.vectorize) << ");\n";
     }
     for (const std::string& u : st.unroll) {
-      s.unroll(loop_var(u, rvar(u)));
+      s.unroll(loop_var(*names_, u, rvar(u)));
       body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
     }
   }
@@ -182,7 +213,7 @@ class Applier {
   // default (also guarded).
   void split(Halide::Stage s, const std::string& label, const LoopSplit& sp, bool r) {
     const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
-    s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
+    s.split(loop_var(*names_, sp.loop, r), loop_var(*names_, sp.outer, r), loop_var(*names_, sp.inner, r), static_cast<int>(sp.factor), tail);
     body_ << "  " << label << ".split(" << ident(sp.loop) << ", " << ident(sp.outer) << ", "
           << ident(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
   }
@@ -194,7 +225,7 @@ class Applier {
     std::vector<Halide::VarOrRVar> order;
     body_ << "  " << label << ".reorder(";
     for (size_t i = 0; i < loops.size(); ++i) {
-      order.push_back(loop_var(loops[i], rvar(loops[i])));
+      order.push_back(loop_var(*names_, loops[i], rvar(loops[i])));
       body_ << (i ? ", " : "") << ident(loops[i]);
     }
     body_ << ");\n";
@@ -210,7 +241,7 @@ class Applier {
     std::vector<Halide::VarOrRVar> v;
     body_ << "  " << label << (blocks ? ".gpu_blocks(" : ".gpu_threads(");
     for (size_t i = 0; i < loops.size(); ++i) {
-      v.push_back(loop_var(loops[i], rvar(loops[i])));
+      v.push_back(loop_var(*names_, loops[i], rvar(loops[i])));
       body_ << (i ? ", " : "") << ident(loops[i]);
     }
     body_ << ");\n";
@@ -245,9 +276,9 @@ class Applier {
     for (const NestLoop& l : nest->loops) {
       if (l.is_reduction && l.name != rf.loop) reductions.push_back(l.name);
     }
-    vars_.insert("u");
-    rvars_.insert(rf.loop);
-    Halide::Func intm = s.rfactor(Halide::RVar(rf.loop), Halide::Var("u"));
+    vars_.emplace("u", "u");
+    const Halide::RVar reduced = loop_var(*names_, rf.loop, true).rvar;
+    Halide::Func intm = s.rfactor(reduced, Halide::Var("u"));
     const std::string iname = func + "_intm";
     body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(rf.loop) << ", " << ident("u") << ");\n";
     intm.compute_root();
@@ -272,7 +303,7 @@ class Applier {
     }
     apply_gpu(f, s, func, label, st, rvar);
     for (const std::string& u : st.unroll) {
-      s.unroll(loop_var(u, rvar(u)));
+      s.unroll(loop_var(*names_, u, rvar(u)));
       body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
     }
   }
@@ -314,8 +345,9 @@ class Applier {
   }
 
   const Analysis& analysis_;
-  std::map<std::string, Halide::Func> funcs_;
-  std::set<std::string> vars_, rvars_;  // loop names used, for the declarations
+  std::map<std::string, FuncHandle> funcs_;  // by canonical name
+  const subgraphs::StageLoopNames* names_ = nullptr;  // the stage being scheduled
+  std::map<std::string, std::string> vars_, rvars_;  // loops used (canonical -> Halide), for the declarations
   std::ostringstream body_;
 };
 
@@ -329,9 +361,9 @@ ApplyResult apply_to(const Schedule& schedule, std::shared_ptr<subgraphs::BuiltP
                      const Analysis& analysis, const std::string& workload) {
   ApplyResult result;
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(*built);
-  const std::vector<std::string> names = stable_func_names(funcs);
-  std::map<std::string, Halide::Func> by_name;
-  for (size_t i = 0; i < funcs.size(); ++i) by_name.emplace(names[i], funcs[i]);
+  const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
+  std::map<std::string, FuncHandle> by_name;
+  for (size_t i = 0; i < funcs.size(); ++i) by_name.emplace(names[i].name, FuncHandle{funcs[i], names[i]});
   for (const FuncSchedule& fs : schedule.funcs) {
     if (!by_name.count(fs.func) || !analysis.find(fs.func)) {
       result.error = "the schedule names Func \"" + fs.func + "\", which this subgraph does not have";
@@ -363,7 +395,7 @@ std::optional<std::string> lower(const ApplyResult& applied, const std::string& 
   if (!applied.ok) return applied.error;
   try {
     Halide::Pipeline p = applied.built->pipeline;
-    const Halide::Target target = halide_target == "host" ? Halide::get_host_target() : Halide::Target(halide_target);
+    const Halide::Target target = Halide::Target(halide_target == "host" ? targets::host_halide_target() : halide_target);
     p.compile_to_module(p.infer_arguments(), "ktune_candidate", target);
   } catch (const Halide::Error& e) {
     return std::string(e.what());

@@ -9,6 +9,7 @@
 #include "scheduler/gpu_mapping.h"
 #include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
+#include "scheduler/inline_cost.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/stage_template.h"
 
@@ -29,7 +30,7 @@ std::vector<int64_t> powers_of_two(int64_t lo, int64_t hi) {
 // Number of iterations of the pure loops of a stage (the parallelism it offers).
 TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t) {
   TilingChoice c;
-  const int lanes = t.vector_lanes;
+  const int lanes = sa.native_lanes(t);
   const LoopAnalysis* v = sa.pure_loop(0);
   const LoopAnalysis* y = sa.pure_loop(1);
   if (v && v->extent >= lanes) c.vector_width = lanes;
@@ -60,16 +61,17 @@ TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const Targe
 
 TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t, Rng& rng) {
   TilingChoice c;
-  const int lanes = t.vector_lanes;
+  const int lanes = sa.native_lanes(t);
+  const int widest = sa.max_vector_width(t);
   const LoopAnalysis* v = sa.pure_loop(0);
   const LoopAnalysis* y = sa.pure_loop(1);
   const bool reduction = sa.first_reduction() != nullptr;
   if (v && rng.chance(0.9)) {
     std::vector<int64_t> widths;
     for (int64_t w : {lanes / 2, lanes, 2 * lanes, 4 * lanes}) {
-      if (w >= 2 && w <= v->extent && w <= 64) widths.push_back(w);
+      if (w >= 2 && w <= v->extent && w <= widest) widths.push_back(w);
     }
-    if (widths.empty() && v->extent >= 2 && v->extent <= 64) widths.push_back(v->extent);
+    if (widths.empty() && v->extent >= 2 && v->extent <= widest) widths.push_back(v->extent);
     if (!widths.empty()) c.vector_width = rng.chance(0.6) && std::count(widths.begin(), widths.end(), lanes) ? lanes : rng.pick(widths);
     if (c.vector_width > 0 && rng.chance(0.4)) {
       std::vector<int64_t> tiles;
@@ -162,6 +164,17 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
+// A producer that reads only pipeline inputs with a few operations per point (a boundary
+// condition, a cast): inlining it costs less than storing it.
+bool cheap_to_recompute(const Analysis& analysis, int func) {
+  const FuncAnalysis& fa = analysis.funcs[func];
+  if (fa.has_updates() || fa.stages[0].arith_ops > 8) return false;
+  for (const ProducerUse& use : fa.stages[0].uses) {
+    if (use.func >= 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Space::Space(Analysis analysis)
@@ -229,19 +242,24 @@ Schedule Space::build(Rng* rng) const {
     const bool can_inline = !fa.has_updates() && !fa.is_output;
     bool consumed_by_reduction = fa.consumers.size() > 1;
     for (const auto& [cf, cstage] : fa.consumers) consumed_by_reduction |= cstage > 0;
+    // A stencil producer inlined is recomputed for every point its consumer reads, unless
+    // it is as cheap as a boundary condition over an input.
+    bool stencil = false;
+    for (const auto& [cf, cstage] : fa.consumers) stencil |= reads_a_stencil_of(analysis_, cf, cstage, i);
+    stencil = stencil && !cheap_to_recompute(analysis_, i);
     if (fa.is_output) {
       f.compute.kind = ComputeLocation::Kind::kRoot;
     } else if (!rng) {
-      if (can_inline && !consumed_by_reduction) {
+      if (can_inline && !consumed_by_reduction && !stencil) {
         f.compute.kind = ComputeLocation::Kind::kInline;
-      } else if (const auto at_tile = tile_location_of(analysis_, s, i, at); fa.has_updates() && at_tile) {
+      } else if (const auto at_tile = tile_location_of(analysis_, s, i, at); (fa.has_updates() || stencil) && at_tile) {
         f.compute = *at_tile;
       } else {
         f.compute.kind = ComputeLocation::Kind::kRoot;
       }
     } else {
       const double r = static_cast<double>(rng->below(1000)) / 1000.0;
-      if (can_inline && r < (consumed_by_reduction ? 0.35 : 0.7)) {
+      if (can_inline && r < (stencil ? 0.15 : consumed_by_reduction ? 0.35 : 0.7)) {
         f.compute.kind = ComputeLocation::Kind::kInline;
       } else if (!at.empty() && rng->chance(fa.has_updates() ? 0.6 : 0.5)) {
         f.compute = rng->pick(at);

@@ -21,7 +21,9 @@ tuning_db::WorkloadRecord workload_record(const subgraphs::Subgraph& sg) {
   } else if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg)) {
     // An absolute library path, so the workload can be rebuilt from any directory.
     const std::string library = std::filesystem::absolute(gen->ref().library).lexically_normal().string();
-    w.spec = nlohmann::json{{"generator", gen->ref().generator}, {"library", library}, {"params", gen->params()}}.dump();
+    nlohmann::json spec = {{"generator", gen->ref().generator}, {"library", library}, {"params", gen->params()}};
+    if (!gen->scalar_values().empty()) spec["inputs"] = gen->scalar_values();
+    w.spec = spec.dump();
   }
   w.flops = static_cast<int64_t>(sg.flops());
   w.bytes = static_cast<int64_t>(sg.compulsory_bytes());
@@ -36,12 +38,13 @@ std::unique_ptr<subgraphs::Subgraph> subgraph_from_record(const tuning_db::Workl
       return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(w.spec, "workload " + w.name));
     }
     if (j.contains("generator") && j.contains("library")) {
-      std::map<std::string, std::string> params;
+      std::map<std::string, std::string> params, inputs;
       if (j.contains("params")) params = j["params"].get<std::map<std::string, std::string>>();
+      if (j.contains("inputs")) inputs = j["inputs"].get<std::map<std::string, std::string>>();
       return subgraphs::load_generator_subgraph(j["library"].get<std::string>() + ":" + j["generator"].get<std::string>(),
-                                                params);
+                                                params, inputs);
     }
-  } catch (const UserError&) {
+  } catch (const std::exception&) {  // a UserError, or a malformed stored spec
     return nullptr;
   }
   return nullptr;

@@ -48,7 +48,26 @@ struct Task {
   std::string heuristic_hash;
   TaskProgress progress;              // for the scheduler
   TaskSummary summary;
+  int failed_streak = 0;              // candidates failed in a row since the last ok one
+  std::map<std::string, int> failures;  // messages of that streak, counted
 };
+
+// The most frequent failure message of a streak, shortened to one line.
+std::string most_common(const std::map<std::string, int>& failures) {
+  std::string best;
+  int count = 0;
+  for (const auto& [message, n] : failures) {
+    if (n > count) best = message, count = n;
+  }
+  const size_t line = best.find('\n');
+  if (line != std::string::npos) best = best.substr(0, line);
+  return best.size() > 300 ? best.substr(0, 300) + "..." : best;
+}
+
+// What a failed candidate ran into: its status and message.
+std::string failure_key(const measure::MeasureResult& r) {
+  return std::string(measure::to_string(r.status)) + ": " + r.message;
+}
 
 std::string host_name() {
   char buf[256] = {0};
@@ -150,6 +169,12 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     }
   }
 
+  // References first: a subgraph whose reference cannot be computed cannot be tuned.
+  for (Task& t : st.tasks) {
+    st.progress.note("ktune: " + t.summary.name + ": computing the reference");
+    t.summary.stopped = runner.reference_error(*t.subgraph);
+  }
+
   // The cost model: the newest stored one, or the analytical model until enough data exists.
   std::unique_ptr<cost_model::CostModel> model;
   try {
@@ -183,7 +208,13 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   summary.db_path = opt.db_path;
   // Tasks that still have unmeasured schedules to propose.
   std::vector<size_t> active;
-  for (size_t i = 0; i < st.tasks.size(); ++i) active.push_back(i);
+  for (size_t i = 0; i < st.tasks.size(); ++i) {
+    if (st.tasks[i].summary.stopped.empty()) {
+      active.push_back(i);
+    } else {
+      st.progress.note("ktune: " + st.tasks[i].summary.name + ": not tuned: " + st.tasks[i].summary.stopped);
+    }
+  }
   auto lines = [&] {
     std::vector<TaskLine> out;
     for (const Task& t : st.tasks) out.push_back({t.summary.name, t.summary.trials, t.summary.best_ns, t.summary.first_ns});
@@ -283,6 +314,11 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
           t.seeds.insert(t.seeds.begin(), p.schedule);
         }
         if (candidates[i].schedule_hash == t.heuristic_hash) t.summary.heuristic_ns = r.median_ns;
+        t.failed_streak = 0;
+        t.failures.clear();
+      } else {
+        ++t.failed_streak;
+        ++t.failures[failure_key(r)];
       }
       t.summary.best_history.push_back(t.summary.best_ns);
       st.progress.update(elapsed(), summary.trials, lines());
@@ -294,6 +330,13 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     record.best_ns = t.summary.best_ns;
     record.trials = t.summary.trials;
     st.progress.round(record);
+    if (t.summary.best_ns < 0 && t.failed_streak >= std::max(opt.give_up_after, 2 * opt.search.batch)) {
+      // Nothing of this subgraph ever ran: the rest of the budget is better spent elsewhere.
+      t.summary.stopped = "stopped after " + std::to_string(t.failed_streak) +
+                          " candidates in a row failed and none ever ran; most often: " + most_common(t.failures);
+      st.progress.note("ktune: " + t.summary.name + ": " + t.summary.stopped);
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
+    }
     // Retrain after a tenth more data (at least kNewSamplesToRetrain samples): each
     // retraining reads every stored schedule, so a fixed interval would grow quadratically.
     if (new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && stop.load() == 0) {

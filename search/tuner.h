@@ -34,6 +34,9 @@ struct TuneOptions {
   int threads = 0;                     // threads each kernel runs with; 0 = every core
   uint64_t seed = 1;                   // search and sampling seed
   double repeat_min_ms = 100;          // timing protocol: minimum total timed time per candidate
+  // A subgraph none of whose candidates ever ran is given up after this many failures in
+  // a row (at least two rounds' worth), and its budget goes to the others.
+  int give_up_after = 16;
   int min_repeats = 5;                 // timing protocol: minimum timed runs per candidate
   std::vector<std::string> command;    // the command line, for the runs table
   std::string ktune_version;           // stamped on every row
@@ -52,6 +55,10 @@ struct TaskSummary {
   double flops = 0;           // per call
   double bytes = 0;           // compulsory bytes per call
   std::vector<double> best_history;  // best ok median after each trial of this run (-1 until one is ok)
+  // Why the run stopped tuning this subgraph before the budget ended (its reference could
+  // not be computed, or a streak of candidates failed without any ever running); empty
+  // when it was tuned until the end.
+  std::string stopped;
 };
 
 struct TuneSummary {

@@ -1,5 +1,6 @@
 #include "subgraphs/built_pipeline.h"
 
+#include <cstring>
 #include <set>
 
 #include "common/check.h"
@@ -37,11 +38,25 @@ void post_order(const Function& f, std::set<std::string>& seen, std::vector<Func
   order.push_back(f);
 }
 
-// Collects the buffer parameters a pipeline reads, in visiting order.
+// Collects the buffer and scalar parameters a pipeline reads, each once, in visiting order,
+// and the name under which each input buffer is called (the buffer's own name, or the name
+// of a wrapper Func such as a BoundaryConditions lambda).
 class InputCollector : public Halide::Internal::IRGraphVisitor {
  public:
   using IRGraphVisitor::visit;
   std::vector<Halide::Internal::Parameter> params;
+  std::vector<Halide::Internal::Parameter> scalars;
+  std::map<std::string, std::string> callee_to_param;
+
+  void visit_definition(const Halide::Internal::Definition& def) {
+    for (const Halide::Expr& e : def.values()) e.accept(this);
+    for (const Halide::Expr& e : def.args()) e.accept(this);
+    for (const Halide::Internal::ReductionVariable& rv : def.schedule().rvars()) {
+      rv.min.accept(this);
+      rv.extent.accept(this);
+    }
+    if (def.predicate().defined()) def.predicate().accept(this);
+  }
 
  protected:
   void visit(const Call* op) override {
@@ -50,12 +65,31 @@ class InputCollector : public Halide::Internal::IRGraphVisitor {
     if (op->call_type == Call::Image) param = op->param;
     if (op->call_type == Call::Halide && op->func.defined()) param = wrapped_input(Function(op->func));
     if (!param.defined() || !param.is_buffer()) return;
-    for (const Halide::Internal::Parameter& p : params) {
-      if (p.name() == param.name()) return;
+    callee_to_param[op->name] = param.name();
+    add(params, param);
+  }
+
+  void visit(const Halide::Internal::Variable* op) override {
+    if (op->param.defined() && !op->param.is_buffer()) add(scalars, op->param);
+  }
+
+ private:
+  static void add(std::vector<Halide::Internal::Parameter>& list, const Halide::Internal::Parameter& p) {
+    for (const Halide::Internal::Parameter& q : list) {
+      if (q.name() == p.name()) return;
     }
-    params.push_back(param);
+    list.push_back(p);
   }
 };
+
+InputCollector collect_inputs(const std::vector<Halide::Func>& funcs) {
+  InputCollector inputs;
+  for (const Halide::Func& f : funcs) {
+    inputs.visit_definition(f.function().definition());
+    for (const auto& u : f.function().updates()) inputs.visit_definition(u);
+  }
+  return inputs;
+}
 
 }  // namespace
 
@@ -63,16 +97,59 @@ BuiltPipeline built_from_pipeline(const Halide::Pipeline& pipeline) {
   BuiltPipeline built;
   built.pipeline = pipeline;
   built.outputs = built.pipeline.outputs();
-  InputCollector inputs;
-  for (const Halide::Func& f : pipeline_funcs(built)) {
-    for (const Halide::Expr& e : f.function().definition().values()) e.accept(&inputs);
-    for (const auto& u : f.function().updates()) {
-      for (const Halide::Expr& e : u.values()) e.accept(&inputs);
-      for (const Halide::Expr& e : u.args()) e.accept(&inputs);
-    }
-  }
+  const InputCollector inputs = collect_inputs(pipeline_funcs(built));
   built.inputs = inputs.params;
+  built.scalars = inputs.scalars;
   return built;
+}
+
+Halide::Type halide_type_of(DType dtype) {
+  switch (dtype) {
+    case DType::kBool: return Halide::Bool();
+    case DType::kU8: return Halide::UInt(8);
+    case DType::kI8: return Halide::Int(8);
+    case DType::kU16: return Halide::UInt(16);
+    case DType::kI16: return Halide::Int(16);
+    case DType::kU32: return Halide::UInt(32);
+    case DType::kI32: return Halide::Int(32);
+    case DType::kF16: return Halide::Float(16);
+    case DType::kBF16: return Halide::BFloat(16);
+    case DType::kF32: return Halide::Float(32);
+    case DType::kF64: return Halide::Float(64);
+  }
+  return Halide::Float(32);
+}
+
+std::optional<DType> dtype_of(const Halide::Type& type) {
+  if (type.is_vector()) return std::nullopt;
+  for (DType d : all_dtypes()) {
+    if (halide_type_of(d) == type) return d;
+  }
+  return std::nullopt;
+}
+
+void bind_scalars(const BuiltPipeline& built, const std::vector<ScalarInfo>& scalars) {
+  KTUNE_CHECK(scalars.size() == built.scalars.size())
+      << built.scalars.size() << " scalar parameters but " << scalars.size() << " values";
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    Halide::Internal::Parameter p = built.scalars[i];
+    halide_scalar_value_t v{};
+    const double x = round_to(scalars[i].dtype, scalars[i].value);
+    switch (scalars[i].dtype) {
+      case DType::kBool: v.u.b = x != 0; break;
+      case DType::kU8: v.u.u8 = static_cast<uint8_t>(x); break;
+      case DType::kI8: v.u.i8 = static_cast<int8_t>(x); break;
+      case DType::kU16: v.u.u16 = static_cast<uint16_t>(x); break;
+      case DType::kI16: v.u.i16 = static_cast<int16_t>(x); break;
+      case DType::kU32: v.u.u32 = static_cast<uint32_t>(x); break;
+      case DType::kI32: v.u.i32 = static_cast<int32_t>(x); break;
+      case DType::kF16: v.u.u16 = float_to_half_bits(static_cast<float>(x)); break;
+      case DType::kBF16: v.u.u16 = float_to_bf16_bits(static_cast<float>(x)); break;
+      case DType::kF32: v.u.f32 = static_cast<float>(x); break;
+      case DType::kF64: v.u.f64 = x; break;
+    }
+    p.set_scalar(p.type(), v);
+  }
 }
 
 Halide::Pipeline copy_pipeline(const Halide::Pipeline& pipeline) {
@@ -89,13 +166,16 @@ Halide::Internal::Parameter wrapped_input(const Function& f) {
   const Halide::Internal::Definition& def = f.definition();
   if (def.values().size() != 1) return {};
   const Call* call = def.values()[0].as<Call>();
-  if (!call || call->call_type != Call::Image || !call->param.defined()) return {};
-  if (call->args.size() != f.args().size()) return {};
+  if (!call || call->args.size() != f.args().size()) return {};
   for (size_t i = 0; i < call->args.size(); ++i) {
     const auto* v = call->args[i].as<Halide::Internal::Variable>();
     if (!v || v->name != f.args()[i]) return {};
   }
-  return call->param;
+  if (call->call_type == Call::Image && call->param.defined()) return call->param;
+  // A wrapper of a wrapper: a lambda over an ImageParam's own wrapper Func, as
+  // BoundaryConditions makes for an ImageParam or a Generator's Input<Buffer>.
+  if (call->call_type == Call::Halide && call->func.defined()) return wrapped_input(Function(call->func));
+  return {};
 }
 
 std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built) {
@@ -108,20 +188,34 @@ std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built) {
 }
 
 std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& built,
-                                                        const std::vector<TensorInfo>& outputs) {
+                                                        const std::vector<TensorInfo>& outputs,
+                                                        const std::map<std::string, Halide::Expr>& known) {
   namespace HI = Halide::Internal;
   const std::vector<Halide::Func> funcs = pipeline_funcs(built);
+  const std::map<std::string, std::string> input_callees = collect_inputs(funcs).callee_to_param;
   std::set<std::string> names;
   for (const Halide::Func& f : funcs) names.insert(f.name());
   std::map<std::string, HI::Box> boxes;
-  for (size_t i = 0; i < built.outputs.size() && i < outputs.size(); ++i) {
+  size_t tensor = 0;  // a Tuple-valued output is several tensors with one box
+  for (size_t i = 0; i < built.outputs.size() && tensor < outputs.size(); ++i) {
     HI::Box box;
-    const Shape& shape = outputs[i].shape;
+    const Shape& shape = outputs[tensor].shape;
+    const std::vector<int64_t> mins = outputs[tensor].mins_or_zero();
     for (size_t d = 0; d < shape.size(); ++d) {
-      box.push_back(HI::Interval(0, static_cast<int>(shape[shape.size() - 1 - d] - 1)));
+      const size_t axis = shape.size() - 1 - d;
+      box.push_back(HI::Interval(static_cast<int>(mins[axis]), static_cast<int>(mins[axis] + shape[axis] - 1)));
     }
     boxes[built.outputs[i].name()] = box;
+    tensor += built.outputs[i].function().outputs();
   }
+  const auto merge_into = [&boxes](const std::string& name, const HI::Box& required) {
+    HI::Box& target = boxes[name];
+    if (target.empty()) {
+      target = required;
+    } else {
+      HI::merge_boxes(target, required);
+    }
+  };
   for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) {
     const HI::Function f = it->function();
     const HI::Box box = boxes[f.name()];
@@ -131,18 +225,17 @@ std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& bui
       HI::Scope<HI::Interval> scope;
       for (size_t a = 0; a < f.args().size() && a < box.size(); ++a) scope.push(f.args()[a], box[a]);
       for (const HI::ReductionVariable& rv : def->schedule().rvars()) {
-        scope.push(rv.var, HI::Interval(rv.min, HI::simplify(rv.min + rv.extent - 1)));
+        const Halide::Expr min = HI::simplify(with_known_values(rv.min, known));
+        scope.push(rv.var, HI::Interval(min, HI::simplify(min + with_known_values(rv.extent, known) - 1)));
       }
       std::vector<Halide::Expr> exprs = def->values();
       exprs.insert(exprs.end(), def->args().begin(), def->args().end());
       for (const Halide::Expr& e : exprs) {
-        for (auto& [callee, required] : HI::boxes_required(e, scope)) {
-          if (!names.count(callee)) continue;
-          HI::Box& target = boxes[callee];
-          if (target.empty()) {
-            target = required;
-          } else {
-            HI::merge_boxes(target, required);
+        for (auto& [callee, required] : HI::boxes_required(with_known_values(e, known), scope)) {
+          if (names.count(callee)) {
+            merge_into(callee, required);
+          } else if (auto in = input_callees.find(callee); in != input_callees.end()) {
+            merge_into(in->second, required);
           }
         }
       }
@@ -150,49 +243,105 @@ std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& bui
   }
   for (auto& [name, box] : boxes) {
     for (size_t d = 0; d < box.size(); ++d) {
-      box[d] = HI::Interval(HI::simplify(box[d].min), HI::simplify(box[d].max));
+      box[d] = HI::Interval(box[d].has_lower_bound() ? HI::simplify(box[d].min) : Halide::Expr(),
+                            box[d].has_upper_bound() ? HI::simplify(box[d].max) : Halide::Expr());
     }
   }
   return boxes;
+}
+
+namespace {
+
+// "<buffer>.min.<d>", ".extent.<d>" and ".stride.<d>" of a dense buffer placed like `t`.
+void add_buffer_values(const std::string& buffer, const TensorInfo& t, std::map<std::string, Halide::Expr>& known) {
+  const std::vector<int64_t> mins = t.mins_or_zero();
+  int64_t stride = 1;
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    const size_t axis = t.shape.size() - 1 - d;  // Halide dimension d is the innermost-first axis
+    const std::string prefix = buffer + ".";
+    known[prefix + "min." + std::to_string(d)] = static_cast<int>(mins[axis]);
+    known[prefix + "extent." + std::to_string(d)] = static_cast<int>(t.shape[axis]);
+    known[prefix + "stride." + std::to_string(d)] = static_cast<int>(stride);
+    stride *= t.shape[axis];
+  }
+}
+
+}  // namespace
+
+std::map<std::string, Halide::Expr> known_values(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
+                                                 const std::vector<TensorInfo>& outputs,
+                                                 const std::vector<ScalarInfo>& scalars) {
+  std::map<std::string, Halide::Expr> known;
+  for (size_t i = 0; i < built.inputs.size() && i < inputs.size(); ++i) {
+    add_buffer_values(built.inputs[i].name(), inputs[i], known);
+  }
+  size_t tensor = 0;
+  for (const Halide::Func& f : built.outputs) {
+    for (const Halide::Internal::Parameter& buffer : f.function().output_buffers()) {
+      if (tensor < outputs.size()) add_buffer_values(buffer.name(), outputs[tensor++], known);
+    }
+  }
+  for (size_t i = 0; i < built.scalars.size() && i < scalars.size(); ++i) {
+    known[built.scalars[i].name()] = Halide::Internal::make_const(built.scalars[i].type(), round_to(scalars[i].dtype, scalars[i].value));
+  }
+  return known;
+}
+
+Halide::Expr with_known_values(const Halide::Expr& e, const std::map<std::string, Halide::Expr>& known) {
+  if (!e.defined() || known.empty()) return e;
+  return Halide::Internal::substitute(known, e);
 }
 
 void apply_trivial_schedule(const BuiltPipeline& built) {
   for (Halide::Func f : pipeline_funcs(built)) f.compute_root();
 }
 
-Halide::Buffer<float> to_halide_buffer(const Tensor& t) {
-  std::vector<int> sizes(t.shape.rbegin(), t.shape.rend());
-  Halide::Buffer<float> buf(sizes);
-  KTUNE_CHECK(static_cast<size_t>(buf.number_of_elements()) == t.data.size());
-  std::copy(t.data.begin(), t.data.end(), buf.data());
+Halide::Buffer<> to_halide_buffer(const Tensor& t, const std::vector<int64_t>& mins) {
+  TensorInfo info{"", t.dtype, t.shape, mins};
+  Halide::Buffer<> buf = make_halide_buffer(info);
+  KTUNE_CHECK(static_cast<size_t>(buf.number_of_elements()) == t.size());
+  std::memcpy(buf.data(), t.bytes.data(), t.bytes.size());
   return buf;
 }
 
+Halide::Buffer<> make_halide_buffer(const TensorInfo& info) {
+  std::vector<int> sizes(info.shape.rbegin(), info.shape.rend());
+  Halide::Buffer<> buf(halide_type_of(info.dtype), sizes);
+  const std::vector<int64_t> mins = info.mins_or_zero();
+  std::vector<int> halide_mins(mins.rbegin(), mins.rend());
+  buf.set_min(halide_mins);
+  return buf;
+}
+
+Tensor tensor_from_buffer(const Halide::Buffer<>& b) {
+  Shape shape;
+  for (int d = b.dimensions() - 1; d >= 0; --d) shape.push_back(b.dim(d).extent());
+  const std::optional<DType> dtype = dtype_of(b.type());
+  KTUNE_CHECK(dtype) << "a buffer of an unsupported type";
+  Tensor t(shape, *dtype);
+  KTUNE_CHECK(b.size_in_bytes() == t.bytes.size()) << "a buffer that is not dense";
+  std::memcpy(t.bytes.data(), b.data(), t.bytes.size());
+  return t;
+}
+
 std::vector<Tensor> run_pipeline(const BuiltPipeline& built, const std::vector<Tensor>& inputs,
-                                 const std::vector<TensorInfo>& outputs,
-                                 const Halide::Target& target) {
-  KTUNE_CHECK(inputs.size() == built.inputs.size())
+                                 const std::vector<TensorInfo>& input_infos,
+                                 const std::vector<TensorInfo>& outputs, const Halide::Target& target) {
+  KTUNE_CHECK(inputs.size() == built.inputs.size() && input_infos.size() == inputs.size())
       << "expected " << built.inputs.size() << " inputs, got " << inputs.size();
-  std::vector<Halide::Buffer<float>> in_buffers;
+  std::vector<Halide::Buffer<>> in_buffers;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    in_buffers.push_back(to_halide_buffer(inputs[i]));
+    in_buffers.push_back(to_halide_buffer(inputs[i], input_infos[i].mins));
     Halide::Internal::Parameter param = built.inputs[i];
     param.set_buffer(in_buffers.back());
   }
   std::vector<Halide::Buffer<>> out_buffers;
-  for (const TensorInfo& info : outputs) {
-    std::vector<int> sizes(info.shape.rbegin(), info.shape.rend());
-    out_buffers.emplace_back(Halide::Buffer<float>(sizes));
-  }
+  for (const TensorInfo& info : outputs) out_buffers.push_back(make_halide_buffer(info));
   Halide::Realization realization(out_buffers);
   Halide::Pipeline pipeline = built.pipeline;
   pipeline.realize(realization, target);
   std::vector<Tensor> result;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    Halide::Buffer<float> b = out_buffers[i];
-    Tensor t{outputs[i].shape, std::vector<float>(b.data(), b.data() + b.number_of_elements())};
-    result.push_back(std::move(t));
-  }
+  for (const Halide::Buffer<>& b : out_buffers) result.push_back(tensor_from_buffer(b));
   for (size_t i = 0; i < inputs.size(); ++i) {
     Halide::Internal::Parameter param = built.inputs[i];
     param.set_buffer(Halide::Buffer<>());

@@ -6,6 +6,7 @@
 #include <Halide.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,22 @@ namespace ktune::subgraphs {
 struct BuiltPipeline {
   Halide::Pipeline pipeline;                         // the algorithm, unscheduled when built
   std::vector<Halide::Internal::Parameter> inputs;   // buffer parameters, in Subgraph::inputs() order
-  std::vector<Halide::Func> outputs;                 // in Subgraph::outputs() order
+  std::vector<Halide::Func> outputs;                 // in Subgraph::outputs() order (a Tuple-valued
+                                                     // output is one Func and several outputs)
+  std::vector<Halide::Internal::Parameter> scalars;  // scalar parameters, in Subgraph::scalars() order
 };
 
 // The BuiltPipeline of a pipeline built elsewhere (by a Generator): its outputs, and its
-// buffer parameters in the order the pipeline first reads them.
+// buffer and scalar parameters in the order the pipeline first reads them.
 BuiltPipeline built_from_pipeline(const Halide::Pipeline& pipeline);
+
+// The Halide type of `dtype`, and the DType of a Halide type (nullopt for handles, 64-bit
+// integers and other types ktune cannot seed or compare).
+Halide::Type halide_type_of(DType dtype);
+std::optional<DType> dtype_of(const Halide::Type& type);
+
+// Binds every scalar parameter of `built` to its value in `scalars` (same order).
+void bind_scalars(const BuiltPipeline& built, const std::vector<ScalarInfo>& scalars);
 
 // A deep copy of an unscheduled pipeline: new Funcs with the same names and definitions
 // (input parameters are shared). Scheduling the copy leaves the original untouched.
@@ -32,26 +43,51 @@ Halide::Pipeline copy_pipeline(const Halide::Pipeline& pipeline);
 std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built);
 
 // Calls to an ImageParam go through a wrapper Func (`<name>_im`) that only reads the
-// buffer. Returns the buffer parameter if `f` is such a wrapper, an undefined one if not.
+// buffer, and BoundaryConditions wrap that wrapper once more in a lambda. Returns the
+// buffer parameter if `f` is such a wrapper (of any depth), an undefined one if not.
 Halide::Internal::Parameter wrapped_input(const Halide::Internal::Function& f);
 
-// The region of every Func (keyed by its Halide name) that computing the outputs at
-// their shapes requires: output boxes propagated through every definition with Halide's
-// bounds rules, consumers before producers. Bounds are simplified (constants where the
-// shapes are fixed).
+// The region of every Func (keyed by its Halide name) and of every input buffer (keyed by
+// its parameter name) that computing the outputs at their shapes and mins requires: output
+// boxes propagated through every definition with Halide's bounds rules, consumers before
+// producers. Bounds are simplified (constants where the shapes are fixed); a bound that
+// depends on data is the range of the indexing value's type, or undefined when unbounded.
+// `known` (known_values) replaces buffer metadata and scalars where they appear (an RDom
+// over an input's width, say) before the bounds are computed.
 std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& built,
-                                                        const std::vector<TensorInfo>& outputs);
+                                                        const std::vector<TensorInfo>& outputs,
+                                                        const std::map<std::string, Halide::Expr>& known = {});
+
+// The values ktune runs a pipeline with, by the names Halide's expressions use for them:
+// every input's and output's "<buffer>.min.<d>", "<buffer>.extent.<d>" and
+// "<buffer>.stride.<d>" (dense, innermost first), and every scalar's value. `inputs` may
+// be empty (while inputs are still being sized). Substitute them with with_known_values.
+std::map<std::string, Halide::Expr> known_values(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
+                                                 const std::vector<TensorInfo>& outputs,
+                                                 const std::vector<ScalarInfo>& scalars);
+
+// `e` with the variables named in `known` replaced (not simplified, so that it keeps its
+// operations); undefined stays undefined.
+Halide::Expr with_known_values(const Halide::Expr& e, const std::map<std::string, Halide::Expr>& known);
 
 // The trivial schedule: every Func computed at root, every loop serial.
 void apply_trivial_schedule(const BuiltPipeline& built);
 
-// Runs the pipeline on `inputs` (copied into 128-byte-aligned buffers) and returns one
-// tensor per output with the given shapes. Halide errors propagate as Halide::Error.
+// Runs the pipeline on `inputs` (copied into 128-byte-aligned buffers placed at the mins of
+// `input_infos`) and returns one tensor per output with the given types, shapes and mins.
+// Scalars must be bound already (bind_scalars). Halide errors propagate as Halide::Error.
 std::vector<Tensor> run_pipeline(const BuiltPipeline& built, const std::vector<Tensor>& inputs,
-                                 const std::vector<TensorInfo>& outputs,
-                                 const Halide::Target& target);
+                                 const std::vector<TensorInfo>& input_infos,
+                                 const std::vector<TensorInfo>& outputs, const Halide::Target& target);
 
-// A Halide buffer holding a copy of `t`, with Halide's innermost-first dimension order.
-Halide::Buffer<float> to_halide_buffer(const Tensor& t);
+// A 128-byte-aligned Halide buffer holding a copy of `t`, with Halide's innermost-first
+// dimension order, its first element at `mins` (outermost first; empty means 0).
+Halide::Buffer<> to_halide_buffer(const Tensor& t, const std::vector<int64_t>& mins = {});
+
+// An uninitialized buffer for `info` (its type, shape and mins).
+Halide::Buffer<> make_halide_buffer(const TensorInfo& info);
+
+// The elements of `b` (dense, innermost-first) as a row-major tensor.
+Tensor tensor_from_buffer(const Halide::Buffer<>& b);
 
 }  // namespace ktune::subgraphs

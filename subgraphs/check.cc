@@ -1,8 +1,15 @@
 #include "subgraphs/check.h"
 
-#include <chrono>
+#include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "common/child_process.h"
 #include "subgraphs/built_pipeline.h"
+#include "targets/host_target.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -22,19 +29,63 @@ CheckResult check_subgraph(const Subgraph& subgraph, uint64_t seed) {
   try {
     const BuiltPipeline built = subgraph.build();
     apply_trivial_schedule(built);
-    const Halide::Target target = Halide::get_jit_target_from_environment();
+    const Halide::Target target(targets::jit_halide_target());
     start = std::chrono::steady_clock::now();
     Halide::Pipeline pipeline = built.pipeline;
     pipeline.compile_jit(target);
     result.compile_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
-    const std::vector<Tensor> got = run_pipeline(built, inputs, subgraph.outputs(), target);
+    const std::vector<Tensor> got = run_pipeline(built, inputs, subgraph.inputs(), subgraph.outputs(), target);
     result.run_ms = ms_since(start);
     result.comparison = compare_outputs(got, want);
   } catch (const Halide::Error& e) {
     result.error = e.what();
   }
   return result;
+}
+
+CheckResult check_subgraph_isolated(const Subgraph& subgraph, uint64_t seed, double timeout_ms) {
+  const ChildOutcome child = run_in_child(
+      [&](int fd) {
+        const CheckResult r = check_subgraph(subgraph, seed);
+        const Comparison& c = r.comparison;
+        const nlohmann::json j = {{"max_error", std::isfinite(c.max_error) ? c.max_error : -1.0},
+                                  {"worst_output", c.worst_output}, {"worst_index", c.worst_index},
+                                  {"got", c.got}, {"want", c.want}, {"tolerance", c.tolerance},
+                                  {"mismatches", c.mismatches}, {"compile_ms", r.compile_ms},
+                                  {"run_ms", r.run_ms}, {"reference_ms", r.reference_ms}, {"error", r.error}};
+        const std::string text = j.dump();
+        write_all(fd, text.data(), text.size());
+      },
+      timeout_ms);
+  CheckResult r;
+  if (!child.error.empty()) {
+    r.error = child.error;
+  } else if (child.timed_out) {
+    r.error = "the check did not finish within " + std::to_string(static_cast<int>(timeout_ms / 1000)) + " s";
+  } else if (child.signal) {
+    r.error = std::string("the check crashed the process (") + strsignal(child.signal) + ")";
+  } else {
+    const nlohmann::json j = nlohmann::json::parse(child.output, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      r.error = child.exit_code == kChildExceptionExit ? "the check threw an exception" : "the check ended without an answer";
+      return r;
+    }
+    Comparison& c = r.comparison;
+    const double max_error = j.value("max_error", -1.0);
+    c.max_error = max_error < 0 ? std::numeric_limits<double>::infinity() : max_error;
+    c.worst_output = j.value("worst_output", size_t{0});
+    c.worst_index = j.value("worst_index", int64_t{-1});
+    c.got = j.value("got", 0.0);
+    c.want = j.value("want", 0.0);
+    c.tolerance = j.value("tolerance", kTolerance);
+    c.mismatches = j.value("mismatches", int64_t{0});
+    r.compile_ms = j.value("compile_ms", 0.0);
+    r.run_ms = j.value("run_ms", 0.0);
+    r.reference_ms = j.value("reference_ms", 0.0);
+    r.error = j.value("error", std::string());
+  }
+  return r;
 }
 
 }  // namespace ktune::subgraphs

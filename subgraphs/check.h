@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "subgraphs/compare.h"
 #include "subgraphs/subgraph.h"
@@ -20,5 +21,10 @@ struct CheckResult {
 
 // Never throws for Halide failures: they are reported in CheckResult::error.
 CheckResult check_subgraph(const Subgraph& subgraph, uint64_t seed);
+
+// check_subgraph in a forked child, so that a pipeline that crashes or hangs (a user's
+// Generator indexing out of range) is a failed check with the reason, not the end of the
+// calling process; `timeout_ms` bounds the whole check.
+CheckResult check_subgraph_isolated(const Subgraph& subgraph, uint64_t seed, double timeout_ms);
 
 }  // namespace ktune::subgraphs

@@ -5,45 +5,90 @@
 #include <limits>
 
 namespace ktune::subgraphs {
+namespace {
 
-Comparison compare_outputs(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// The comparison of one output alone.
+Comparison compare_one(const Tensor& got, const Tensor& want) {
   Comparison c;
-  if (got.size() != want.size()) {
-    c.max_error = std::numeric_limits<double>::infinity();
+  c.tolerance = tolerance_of(want.dtype);
+  if (got.shape != want.shape || got.dtype != want.dtype || got.size() != want.size()) {
+    c.max_error = kInfinity;
+    c.mismatches = 1;
     return c;
   }
-  for (size_t o = 0; o < got.size(); ++o) {
-    if (got[o].shape != want[o].shape || got[o].data.size() != want[o].data.size()) {
-      c.max_error = std::numeric_limits<double>::infinity();
-      c.worst_output = o;
-      return c;
-    }
-    double scale = 0;
-    for (float v : want[o].data) scale = std::max(scale, std::fabs(static_cast<double>(v)));
-    const double floor = std::max(0.01 * scale, std::numeric_limits<double>::min());
-    for (size_t i = 0; i < got[o].data.size(); ++i) {
-      const double g = got[o].data[i], w = want[o].data[i];
-      double err = std::fabs(g - w) / std::max(std::fabs(w), floor);
-      if (std::isnan(err) || std::isinf(g) != std::isinf(w)) err = std::numeric_limits<double>::infinity();
-      if (std::isinf(g) && std::isinf(w) && (g > 0) == (w > 0)) err = 0;
-      if (c.worst_index < 0 || err > c.max_error) {
-        c.max_error = err;
-        c.worst_output = o;
-        c.worst_index = static_cast<int64_t>(i);
-        c.got = g;
-        c.want = w;
-      }
+  const bool integral = !is_float(want.dtype);
+  double scale = 0;
+  if (!integral) {
+    for (size_t i = 0; i < want.size(); ++i) scale = std::max(scale, std::fabs(want.at(i)));
+  }
+  const double floor = std::max(0.01 * scale, std::numeric_limits<double>::min());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = got.at(i), w = want.at(i);
+    double err = integral ? std::fabs(g - w) : std::fabs(g - w) / std::max(std::fabs(w), floor);
+    if (std::isnan(err) || std::isinf(g) != std::isinf(w)) err = kInfinity;
+    if (std::isinf(g) && std::isinf(w) && (g > 0) == (w > 0)) err = 0;
+    if (err > c.tolerance) ++c.mismatches;
+    if (c.worst_index < 0 || err > c.max_error) {
+      c.max_error = err;
+      c.worst_index = static_cast<int64_t>(i);
+      c.got = g;
+      c.want = w;
     }
   }
   return c;
 }
 
+}  // namespace
+
+double tolerance_of(DType dtype) {
+  switch (dtype) {
+    case DType::kF32:
+    case DType::kF64:
+      return kTolerance;
+    case DType::kF16:
+      return 1e-2;
+    case DType::kBF16:
+      return 4e-2;
+    default:
+      return 0;
+  }
+}
+
+Comparison compare_outputs(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+  Comparison result;
+  if (got.size() != want.size()) {
+    result.max_error = kInfinity;
+    result.mismatches = 1;
+    return result;
+  }
+  bool have_worst = false;
+  int64_t mismatches = 0;
+  for (size_t o = 0; o < got.size(); ++o) {
+    Comparison c = compare_one(got[o], want[o]);
+    c.worst_output = o;
+    mismatches += c.mismatches;
+    // A failing output is worse than any passing one; among equals, the larger error.
+    const bool worse = !have_worst || (!c.passed() && result.passed()) ||
+                       (c.passed() == result.passed() && c.max_error > result.max_error);
+    if (worse) result = c;
+    have_worst = true;
+  }
+  result.mismatches = mismatches;
+  return result;
+}
+
 std::string Comparison::describe() const {
-  char buf[160];
+  char buf[200];
+  const bool exact = tolerance == 0;
   if (worst_index < 0 && std::isinf(max_error)) {
-    std::snprintf(buf, sizeof(buf), "output %zu has the wrong number or shape of elements", worst_output);
+    std::snprintf(buf, sizeof(buf), "output %zu has the wrong type, number or shape of elements", worst_output);
   } else if (passed()) {
-    std::snprintf(buf, sizeof(buf), "max relative error %.2e", max_error);
+    std::snprintf(buf, sizeof(buf), exact ? "exact" : "max relative error %.2e", max_error);
+  } else if (exact) {
+    std::snprintf(buf, sizeof(buf), "%lld elements differ; the largest difference is %.6g at output %zu element %lld (got %.10g, want %.10g)",
+                  static_cast<long long>(mismatches), max_error, worst_output, static_cast<long long>(worst_index), got, want);
   } else {
     std::snprintf(buf, sizeof(buf), "max relative error %.2e at output %zu element %lld (got %.6g, want %.6g)",
                   max_error, worst_output, static_cast<long long>(worst_index), got, want);

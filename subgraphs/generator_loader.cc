@@ -1,10 +1,7 @@
 #include "subgraphs/generator_loader.h"
 
 #include <dlfcn.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,8 +11,10 @@
 #include <mutex>
 #include <set>
 
+#include "common/child_process.h"
 #include "common/error.h"
 #include "subgraphs/built_pipeline.h"
+#include "targets/host_target.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -52,61 +51,68 @@ std::mutex& loader_mutex() {
   return m;
 }
 
+// How a child process that was given `what` to do ended, when it did not end well; empty
+// when it exited normally.
+std::string abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms) {
+  if (!child.error.empty()) return child.error;
+  if (child.timed_out) return what + " did not finish within " + std::to_string(static_cast<int>(timeout_ms / 1000)) + " s";
+  if (child.signal) return what + " crashed the process (" + strsignal(child.signal) + ")";
+  return "";
+}
+
 // Loads `library` in a child process and reports what it registered, or why it failed.
 // Returns "OK name1 name2 ..." or "ERR message".
 std::string probe_in_child(const std::string& library) {
-  int fds[2];
-  if (pipe(fds) != 0) return "ERR cannot create a pipe: " + std::string(std::strerror(errno));
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    const std::vector<std::string> before = HI::GeneratorRegistry::enumerate();
-    std::string report;
-    if (dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr) {
-      const char* err = dlerror();
-      report = "ERR " + std::string(err ? err : "unknown dlopen error");
-    } else {
-      report = "OK";
-      for (const std::string& name : HI::GeneratorRegistry::enumerate()) {
-        if (std::find(before.begin(), before.end(), name) == before.end()) report += " " + name;
-      }
-    }
-    const ssize_t ignored = write(fds[1], report.data(), report.size());
-    (void)ignored;
-    _exit(0);
-  }
-  close(fds[1]);
-  if (pid < 0) {
-    close(fds[0]);
-    return "ERR cannot fork: " + std::string(std::strerror(errno));
-  }
-  std::string out;
-  char buf[4096];
-  pollfd pfd{fds[0], POLLIN, 0};
-  bool timed_out = false;
-  while (true) {
-    const int ready = poll(&pfd, 1, 60000);
-    if (ready == 0) {
-      timed_out = true;
-      kill(pid, SIGKILL);
-      break;
-    }
-    const ssize_t n = read(fds[0], buf, sizeof(buf));
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (timed_out) return "ERR loading the library did not finish within 60 s";
-  if (WIFSIGNALED(status) || out.empty()) {
-    return "ERR loading the library aborted the process (signal " +
-           std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0) +
+  constexpr double kTimeoutMs = 60000;
+  const ChildOutcome child = run_in_child(
+      [&](int fd) {
+        const std::vector<std::string> before = HI::GeneratorRegistry::enumerate();
+        std::string report;
+        if (dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr) {
+          const char* err = dlerror();
+          report = "ERR " + std::string(err ? err : "unknown dlopen error");
+        } else {
+          report = "OK";
+          for (const std::string& name : HI::GeneratorRegistry::enumerate()) {
+            if (std::find(before.begin(), before.end(), name) == before.end()) report += " " + name;
+          }
+        }
+        write_all(fd, report.data(), report.size());
+      },
+      kTimeoutMs);
+  if (child.signal && !child.timed_out) {
+    return "ERR loading the library aborted the process (" + std::string(strsignal(child.signal)) +
            "); this happens when it registers a generator name that is already registered "
            "(by itself twice, or by a library loaded before it)";
   }
-  return out;
+  const std::string why = abnormal_end(child, "loading the library", kTimeoutMs);
+  if (!why.empty()) return "ERR " + why;
+  if (child.output.empty()) return "ERR loading the library ended without an answer";
+  return child.output;
+}
+
+// Builds the generator and reads its shapes in a child process first, so that a Generator
+// that crashes or hangs while building is an error message, not the end of ktune.
+void probe_generator_build(const GeneratorRef& ref, const std::map<std::string, std::string>& params,
+                           const PipelineSubgraph::ScalarValues& scalars) {
+  constexpr double kTimeoutMs = 120000;
+  const ChildOutcome child = run_in_child(
+      [&](int fd) {
+        std::string report = "OK";
+        try {
+          GeneratorSubgraph built(ref, params, scalars);
+        } catch (const std::exception& e) {
+          report = std::string("ERR") + e.what();
+        }
+        write_all(fd, report.data(), report.size());
+      },
+      kTimeoutMs);
+  const std::string why = abnormal_end(child, "building generator " + ref.generator, kTimeoutMs);
+  if (!why.empty()) throw UserError(format_user_error(ref.library, "", why));
+  if (child.output.rfind("ERR", 0) == 0) throw UserError(child.output.substr(3));
+  if (child.output != "OK") {
+    throw UserError(format_user_error(ref.library, "", "building generator " + ref.generator + " ended without an answer"));
+  }
 }
 
 [[noreturn]] void fail(const std::string& library, const std::string& message) {
@@ -160,28 +166,32 @@ std::vector<std::string> load_generator_library(const std::string& library) {
   return names;
 }
 
-GeneratorSubgraph::GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params)
-    : ref_(ref), params_(std::move(params)) {
+GeneratorSubgraph::GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params,
+                                     const ScalarValues& scalar_values)
+    : ref_(ref), params_(std::move(params)), scalar_values_(scalar_values) {
   const std::vector<std::string> names = load_generator_library(ref.library);
   if (std::find(names.begin(), names.end(), ref.generator) == names.end()) {
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
     fail(ref.library, "no generator named \"" + ref.generator + "\" (this library registers: " + list + ")");
   }
-  init(ref.generator, [this] { return build_generator_pipeline(); }, ref.library, "generator " + ref.generator);
+  init(ref.generator, [this] { return build_generator_pipeline(); }, ref.library, "generator " + ref.generator,
+       scalar_values);
 }
 
-Halide::Pipeline GeneratorSubgraph::build_generator_pipeline() const {
+Halide::Pipeline GeneratorSubgraph::build_generator_pipeline(bool own_schedule) const {
   register_capture_scheduler();
   Halide::Pipeline::set_default_autoscheduler_name(kCaptureScheduler);
-  const Halide::Target target = Halide::get_host_target();
+  const Halide::Target target(targets::host_halide_target());
   std::unique_ptr<HI::GeneratorBase> gen =
-      HI::GeneratorRegistry::create(ref_.generator, Halide::GeneratorContext(target, true));
+      HI::GeneratorRegistry::create(ref_.generator, Halide::GeneratorContext(target, !own_schedule));
   try {
     HI::GeneratorParamsMap values;
     for (const auto& [k, v] : params_) values[k] = HI::StringOrLoopLevel(v);
     gen->set_generator_param_values(values);
     gen->build_module(ref_.generator);
+    // Without auto_schedule the Generator schedules itself and build_module returns.
+    if (own_schedule) return gen->get_pipeline();
   } catch (const PipelineCaptured& captured) {
     return captured.pipeline;
   } catch (const Halide::Error& e) {
@@ -190,9 +200,19 @@ Halide::Pipeline GeneratorSubgraph::build_generator_pipeline() const {
   fail(ref_.library, "generator " + ref_.generator + " did not hand its pipeline to ktune");
 }
 
+BuiltPipeline GeneratorSubgraph::build_with_own_schedule() const {
+  BuiltPipeline built = built_from_pipeline(build_generator_pipeline(true));
+  if (built.scalars.size() == scalars().size()) bind_scalars(built, scalars());
+  return built;
+}
+
 std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(
-    const std::string& ref, const std::map<std::string, std::string>& params) {
-  return std::make_unique<GeneratorSubgraph>(parse_generator_ref(ref), params);
+    const std::string& ref, const std::map<std::string, std::string>& params,
+    const PipelineSubgraph::ScalarValues& scalar_values) {
+  const GeneratorRef parsed = parse_generator_ref(ref);
+  load_generator_library(parsed.library);  // loaded and checked in a child first
+  probe_generator_build(parsed, params, scalar_values);
+  return std::make_unique<GeneratorSubgraph>(parsed, params, scalar_values);
 }
 
 }  // namespace ktune::subgraphs

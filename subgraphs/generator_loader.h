@@ -3,10 +3,10 @@
 // Subgraph. A library is first loaded in a child process, because a library that
 // registers an already registered generator name aborts the process that loads it.
 //
-//   auto sg = load_generator_subgraph("libmy_gens.so:blur", {{"scale", "2"}});
+//   auto sg = load_generator_subgraph("libmy_gens.so:blur", {{"scale", "2"}}, {{"sigma", "1.5"}});
 //
-// The generator must set estimates on every input and output (they give the shapes)
-// and skip its own schedule when `auto_schedule` is true.
+// The generator must set estimates on every output (they give the shapes; inputs are
+// sized by what the outputs read) and skip its own schedule when `auto_schedule` is true.
 #pragma once
 
 #include <map>
@@ -34,22 +34,31 @@ std::vector<std::string> load_generator_library(const std::string& library);
 // is skipped) and handed to ktune through an autoscheduler hook.
 class GeneratorSubgraph : public PipelineSubgraph {
  public:
-  // Loads the library, instantiates the generator with `params` and reads its shapes.
-  GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params);
+  // Loads the library, instantiates the generator with `params` (GeneratorParams) and reads
+  // its shapes; scalar inputs take their value from `scalar_values`, else their estimate.
+  GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params,
+                    const ScalarValues& scalar_values = {});
 
   std::string kind() const override { return "generator"; }
+  // The same algorithm with the Generator's own schedule (built with auto_schedule false),
+  // scalars bound: what the Generator's author ships, for `ktune bench` to compare with.
+  BuiltPipeline build_with_own_schedule() const;
 
   const GeneratorRef& ref() const { return ref_; }
   const std::map<std::string, std::string>& params() const { return params_; }
+  // The --input values given (the values used are scalars()).
+  const ScalarValues& scalar_values() const { return scalar_values_; }
 
  private:
-  Halide::Pipeline build_generator_pipeline() const;
+  Halide::Pipeline build_generator_pipeline(bool own_schedule = false) const;
 
   GeneratorRef ref_;
   std::map<std::string, std::string> params_;  // generator parameters as given
+  ScalarValues scalar_values_;                 // scalar input values as given
 };
 
 std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(
-    const std::string& ref, const std::map<std::string, std::string>& params);
+    const std::string& ref, const std::map<std::string, std::string>& params,
+    const PipelineSubgraph::ScalarValues& scalar_values = {});
 
 }  // namespace ktune::subgraphs

@@ -3,11 +3,19 @@
 // (ktune's autoscheduler plugin). Both read inputs, shapes and the workload key the same
 // way, so a pipeline tuned through `ktune tune --generator` is found again when the same
 // Generator is built with the plugin:
-//   - inputs: the buffer parameters, in the order the pipeline first reads them;
-//   - shapes: the estimates set on every input and output (UserError when one is missing).
+//   - inputs: the buffer parameters, in the order the pipeline first reads them, of any
+//     type ktune can seed (dtype.h); each sized and placed where the outputs read it
+//     (bounds inference from the outputs' region), a constraint the pipeline sets on it
+//     (set_bounds) winning, its estimates used only where the reads are unbounded;
+//   - outputs: every output Func (a Tuple-valued one is one output per element), with the
+//     region of its estimates, mins included, or of its buffer's constraints;
+//   - scalars: every scalar parameter (Input<float>, Input<int>, Input<bool>) at the value
+//     given for it, else at its estimate; UserError when it has neither.
+// The scalar values are part of the workload key.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,9 +33,13 @@ class PipelineSubgraph : public Subgraph {
   // Returns a fresh unscheduled pipeline of the same algorithm on every call.
   using PipelineFactory = std::function<Halide::Pipeline()>;
 
+  // Scalar values by parameter name, as text ("0.25", "3", "true").
+  using ScalarValues = std::map<std::string, std::string>;
+
   // `where` names the source in error messages (a library path); `what` names the
   // algorithm in them ("generator blur").
-  PipelineSubgraph(std::string name, PipelineFactory factory, std::string where, std::string what);
+  PipelineSubgraph(std::string name, PipelineFactory factory, std::string where, std::string what,
+                   const ScalarValues& scalar_values = {});
 
   std::string kind() const override { return "pipeline"; }
   BuiltPipeline build() const override;
@@ -37,12 +49,17 @@ class PipelineSubgraph : public Subgraph {
 
  protected:
   PipelineSubgraph() = default;
-  // Builds once, reads the inputs and shapes from the estimates and computes the key.
-  void init(std::string name, PipelineFactory factory, std::string where, std::string what);
+  // Builds once, reads the inputs, outputs and scalars and computes the key.
+  void init(std::string name, PipelineFactory factory, std::string where, std::string what,
+            const ScalarValues& scalar_values);
 
   [[noreturn]] void fail_build(const std::string& message) const;
 
  private:
+  void read_outputs(const BuiltPipeline& built);
+  void read_inputs(const BuiltPipeline& built);
+  void read_scalars(const BuiltPipeline& built, const ScalarValues& values);
+
   PipelineFactory factory_;
   std::string where_;  // source named in errors (library path, or "autoscheduler")
   std::string what_;   // the algorithm named in errors ("generator blur")

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "common/error.h"
 
@@ -68,11 +69,11 @@ void check_only_keys(const std::string& file, const json& obj, const std::string
 
 DType parse_dtype(const std::string& file, const json& j, const std::string& path) {
   const std::string s = require_string(file, j, path);
-  if (s == "f32" || s == "float32") return DType::kF32;
-  if (s == "f16" || s == "float16") {
-    fail(file, path, "dtype \"" + s + "\" is not supported yet (supported: f32)");
+  const std::optional<DType> dtype = parse_dtype_name(s);
+  if (!dtype || *dtype == DType::kBool || *dtype == DType::kU32 || *dtype == DType::kF64) {
+    fail(file, path, "unknown dtype \"" + s + "\" (expected one of u8, i8, u16, i16, i32, f16, bf16, f32)");
   }
-  fail(file, path, "unknown dtype \"" + s + "\" (expected f32)");
+  return *dtype;
 }
 
 Shape parse_shape(const std::string& file, const json& j, const std::string& path) {
@@ -101,6 +102,7 @@ InputSpec parse_input(const std::string& file, const json& j, const std::string&
   in.info.name = require_identifier(file, require(file, j, path, "name"), path + ".name");
   in.info.shape = parse_shape(file, require(file, j, path, "shape"), path + ".shape");
   if (j.contains("dtype")) in.info.dtype = parse_dtype(file, j["dtype"], path + ".dtype");
+  std::tie(in.range_lo, in.range_hi) = default_input_range(in.info.dtype);
   if (j.contains("range")) {
     const json& r = j["range"];
     if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number() ||
@@ -258,7 +260,7 @@ json spec_to_json(const Spec& spec) {
   j["inputs"] = json::array();
   for (const InputSpec& in : spec.inputs) {
     json i = {{"name", in.info.name}, {"shape", in.info.shape}, {"dtype", to_string(in.info.dtype)}};
-    if (in.range_lo != -1.0 || in.range_hi != 1.0) i["range"] = {in.range_lo, in.range_hi};
+    if (std::make_pair(in.range_lo, in.range_hi) != default_input_range(in.info.dtype)) i["range"] = {in.range_lo, in.range_hi};
     j["inputs"].push_back(i);
   }
   j["ops"] = json::array();

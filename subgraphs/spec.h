@@ -5,6 +5,8 @@
 //
 //   {"name": "mlp_gelu",
 //    "inputs": [{"name": "x", "shape": [512, 768]}, {"name": "w", "shape": [768, 2048]}],
+// An input may have a "dtype" (u8, i8, u16, i16, i32, f16, bf16; default f32): ops read it
+// as f32 and compute in f32, and outputs are f32.
 //    "ops": [{"op": "matmul", "inputs": ["x", "w"], "output": "y"},
 //            {"op": "gelu", "inputs": ["y"], "output": "out"}],
 //    "outputs": ["out"]}
@@ -22,8 +24,8 @@ namespace ktune::subgraphs {
 // One entry of "inputs".
 struct InputSpec {
   TensorInfo info;        // name, dtype and shape
-  double range_lo = -1.0;  // seeded inputs are uniform in [range_lo, range_hi)
-  double range_hi = 1.0;
+  double range_lo = -1.0;  // seeded inputs are uniform in [range_lo, range_hi) (integers: whole
+  double range_hi = 1.0;   // numbers in [lo, hi]); default: default_input_range(dtype)
   std::string path;  // JSON path of this entry, e.g. "inputs[1]", for error messages
 };
 

@@ -38,7 +38,7 @@ SpecSubgraph::SpecSubgraph(Spec spec) : spec_(std::move(spec)) {
   }
   nlohmann::json outs = nlohmann::json::array();
   for (const std::string& name : spec_.outputs) {
-    outputs_.push_back(TensorInfo{name, DType::kF32, shapes.at(name)});
+    outputs_.push_back(TensorInfo{name, DType::kF32, shapes.at(name), {}});
     outs.push_back(positional.at(name));
   }
   key_.family_key = stable_hash_hex("ktune-spec-family-v1\n" + family.dump() + outs.dump());
@@ -52,7 +52,7 @@ BuiltPipeline SpecSubgraph::build() const {
   std::map<std::string, HalideValue> values;
   for (const InputSpec& in : spec_.inputs) {
     const int rank = static_cast<int>(in.info.shape.size());
-    Halide::ImageParam param(Halide::Float(32), rank, in.info.name);
+    Halide::ImageParam param(halide_type_of(in.info.dtype), rank, in.info.name);
     for (int d = 0; d < rank; ++d) {
       const int extent = static_cast<int>(in.info.shape[rank - 1 - d]);
       param.dim(d).set_bounds(0, extent).set_estimate(0, extent);
@@ -94,7 +94,7 @@ std::vector<Tensor> SpecSubgraph::reference(const std::vector<Tensor>& inputs) c
     values[spec_.ops[i].output] = ops_[i]->reference(args);
   }
   std::vector<Tensor> outputs;
-  for (const TensorInfo& out : outputs_) outputs.push_back(to_float(values.at(out.name)));
+  for (const TensorInfo& out : outputs_) outputs.push_back(to_typed(values.at(out.name), out.dtype));
   return outputs;
 }
 

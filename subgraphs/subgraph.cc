@@ -10,34 +10,36 @@ Subgraph::~Subgraph() = default;
 
 double Subgraph::compulsory_bytes() const {
   double bytes = 0;
-  for (const TensorInfo& t : inputs_) bytes += 4.0 * static_cast<double>(element_count(t.shape));
-  for (const TensorInfo& t : outputs_) bytes += 4.0 * static_cast<double>(element_count(t.shape));
+  for (const TensorInfo& t : inputs_) bytes += static_cast<double>(t.byte_count());
+  for (const TensorInfo& t : outputs_) bytes += static_cast<double>(t.byte_count());
   return bytes;
 }
 
 std::vector<Tensor> Subgraph::make_inputs(uint64_t seed) const {
   std::vector<Tensor> tensors;
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    const auto [lo, hi] = i < input_ranges_.size() ? input_ranges_[i] : std::make_pair(-1.0, 1.0);
-    tensors.push_back(random_tensor(inputs_[i].shape, mix64(seed, i), lo, hi));
+    const auto [lo, hi] = i < input_ranges_.size() ? input_ranges_[i] : default_input_range(inputs_[i].dtype);
+    tensors.push_back(random_tensor(inputs_[i].shape, mix64(seed, i), lo, hi, inputs_[i].dtype));
   }
   return tensors;
 }
 
 void Subgraph::finalize() {
   const BuiltPipeline built = build();
-  const PipelineAnalysis analysis = analyze_pipeline(built, inputs_, outputs_);
+  const PipelineAnalysis analysis = analyze_pipeline(built, inputs_, outputs_, scalars_);
   stages_ = analysis.stages;
   key_.key = stable_hash_hex("ktune-workload-v1\n" + analysis.definitions + analysis.shapes);
   if (key_.family_key.empty()) {
     key_.family_key = stable_hash_hex("ktune-family-v1\n" + analysis.definitions);
   }
+  // "x=[512, 768];w:u8=[768, 2048]->out=[512, 2048]": the type where it is not f32.
+  const auto text = [](const TensorInfo& t) {
+    return t.name + (t.dtype == DType::kF32 ? "" : ":" + to_string(t.dtype)) + "=" + shape_to_string(t.shape);
+  };
   std::string shapes;
-  for (const TensorInfo& t : inputs_) shapes += (shapes.empty() ? "" : ";") + t.name + "=" + shape_to_string(t.shape);
+  for (const TensorInfo& t : inputs_) shapes += (shapes.empty() ? "" : ";") + text(t);
   shapes += "->";
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    shapes += (i ? ";" : "") + outputs_[i].name + "=" + shape_to_string(outputs_[i].shape);
-  }
+  for (size_t i = 0; i < outputs_.size(); ++i) shapes += (i ? ";" : "") + text(outputs_[i]);
   key_.shapes = shapes;
 }
 

@@ -40,7 +40,8 @@ struct StageInfo {
 struct WorkloadKey {
   std::string key;         // 32 hex digits: definitions, types and shapes, not names
   std::string family_key;  // 32 hex digits: the same algorithm at any shape
-  std::string shapes;      // the shape tuple, e.g. "x=[512,768];w=[768,2048]->out=[512,2048]"
+  std::string shapes;      // the shape tuple, e.g. "x=[512, 768];w:u8=[768, 2048]->out=[512, 2048]" (the
+                           // type where it is not f32)
 };
 
 class Subgraph {
@@ -57,6 +58,8 @@ class Subgraph {
   const std::string& name() const { return name_; }
   const std::vector<TensorInfo>& inputs() const { return inputs_; }
   const std::vector<TensorInfo>& outputs() const { return outputs_; }
+  // Scalar inputs and the values ktune runs them at (empty for specs).
+  const std::vector<ScalarInfo>& scalars() const { return scalars_; }
   const WorkloadKey& key() const { return key_; }
   const std::vector<StageInfo>& stages() const { return stages_; }
   // Floating-point operations of one run (see Op::flops for the counting rule).
@@ -75,8 +78,9 @@ class Subgraph {
 
   std::string name_;
   std::vector<TensorInfo> inputs_;
-  std::vector<std::pair<double, double>> input_ranges_;  // [lo, hi) of seeded inputs
+  std::vector<std::pair<double, double>> input_ranges_;  // range of seeded inputs (random_tensor)
   std::vector<TensorInfo> outputs_;
+  std::vector<ScalarInfo> scalars_;
   double flops_ = 0;
   double weight_ = 1.0;
   WorkloadKey key_;

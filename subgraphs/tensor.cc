@@ -1,17 +1,11 @@
 #include "subgraphs/tensor.h"
 
+#include <cmath>
+
 #include "common/check.h"
 #include "common/hash.h"
 
 namespace ktune::subgraphs {
-
-std::string to_string(DType dtype) {
-  switch (dtype) {
-    case DType::kF32:
-      return "f32";
-  }
-  return "?";
-}
 
 int64_t element_count(const Shape& shape) {
   int64_t n = 1;
@@ -36,24 +30,69 @@ std::vector<int64_t> row_major_strides(const Shape& shape) {
   return strides;
 }
 
-Tensor random_tensor(const Shape& shape, uint64_t seed, double lo, double hi) {
-  KTUNE_CHECK(hi > lo) << "empty range [" << lo << ", " << hi << ")";
-  Tensor t{shape, std::vector<float>(static_cast<size_t>(element_count(shape)))};
-  for (size_t i = 0; i < t.data.size(); ++i) {
+std::vector<int64_t> TensorInfo::mins_or_zero() const {
+  return mins.empty() ? std::vector<int64_t>(shape.size(), 0) : mins;
+}
+
+int64_t TensorInfo::byte_count() const { return element_count(shape) * bytes_of(dtype); }
+
+Tensor::Tensor(Shape s, DType d)
+    : shape(std::move(s)), dtype(d), bytes(static_cast<size_t>(element_count(shape) * bytes_of(d)), 0) {}
+
+Tensor::Tensor(Shape s, const std::vector<float>& values) : Tensor(std::move(s), DType::kF32) {
+  KTUNE_CHECK(values.size() == size()) << values.size() << " values for shape " << shape_to_string(shape);
+  std::copy(values.begin(), values.end(), f32());
+}
+
+double Tensor::at(size_t i) const {
+  return load_element(dtype, bytes.data() + i * static_cast<size_t>(bytes_of(dtype)));
+}
+
+void Tensor::set(size_t i, double value) {
+  store_element(dtype, value, bytes.data() + i * static_cast<size_t>(bytes_of(dtype)));
+}
+
+float* Tensor::f32() {
+  KTUNE_CHECK(dtype == DType::kF32) << "a " << to_string(dtype) << " tensor read as f32";
+  return reinterpret_cast<float*>(bytes.data());
+}
+
+const float* Tensor::f32() const {
+  KTUNE_CHECK(dtype == DType::kF32) << "a " << to_string(dtype) << " tensor read as f32";
+  return reinterpret_cast<const float*>(bytes.data());
+}
+
+std::vector<float> Tensor::floats() const { return std::vector<float>(f32(), f32() + size()); }
+
+std::pair<double, double> default_input_range(DType dtype) {
+  if (is_float(dtype)) return {-1.0, 1.0};
+  return {lowest_value(dtype), highest_value(dtype)};
+}
+
+Tensor random_tensor(const Shape& shape, uint64_t seed, double lo, double hi, DType dtype) {
+  KTUNE_CHECK(hi > lo || (!is_float(dtype) && hi >= lo)) << "empty range [" << lo << ", " << hi << ")";
+  Tensor t(shape, dtype);
+  const bool integral = !is_float(dtype);
+  const double first = integral ? std::max(std::ceil(lo), lowest_value(dtype)) : lo;
+  const double last = integral ? std::min(std::floor(hi), highest_value(dtype)) : hi;
+  KTUNE_CHECK(last >= first) << "no " << to_string(dtype) << " value in [" << lo << ", " << hi << "]";
+  for (size_t i = 0; i < t.size(); ++i) {
     // 53 random bits -> [0, 1).
     const double u = static_cast<double>(mix64(seed, i) >> 11) * (1.0 / 9007199254740992.0);
-    t.data[i] = static_cast<float>(lo + (hi - lo) * u);
+    t.set(i, integral ? first + std::floor(u * (last - first + 1)) : lo + (hi - lo) * u);
   }
   return t;
 }
 
 RefTensor to_ref(const Tensor& t) {
-  return RefTensor{t.shape, std::vector<double>(t.data.begin(), t.data.end())};
+  RefTensor r{t.shape, std::vector<double>(t.size())};
+  for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = t.at(i);
+  return r;
 }
 
-Tensor to_float(const RefTensor& t) {
-  Tensor out{t.shape, std::vector<float>(t.data.size())};
-  for (size_t i = 0; i < t.data.size(); ++i) out.data[i] = static_cast<float>(t.data[i]);
+Tensor to_typed(const RefTensor& t, DType dtype) {
+  Tensor out(t.shape, dtype);
+  for (size_t i = 0; i < t.data.size(); ++i) out.set(i, t.data[i]);
   return out;
 }
 

@@ -42,10 +42,14 @@ void check_names(const std::vector<AotKernel>& kernels) {
 
 }  // namespace
 
-std::vector<Halide::Argument> buffer_arguments(const std::vector<Halide::Internal::Parameter>& inputs) {
+std::vector<Halide::Argument> kernel_arguments(const std::vector<Halide::Internal::Parameter>& inputs,
+                                               const std::vector<Halide::Internal::Parameter>& scalars) {
   std::vector<Halide::Argument> args;
   for (const Halide::Internal::Parameter& p : inputs) {
     args.emplace_back(p.name(), Halide::Argument::InputBuffer, p.type(), p.dimensions(), Halide::ArgumentEstimates{});
+  }
+  for (const Halide::Internal::Parameter& p : scalars) {
+    args.emplace_back(p.name(), Halide::Argument::InputScalar, p.type(), 0, Halide::ArgumentEstimates{});
   }
   return args;
 }

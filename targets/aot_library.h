@@ -3,7 +3,7 @@
 // no_runtime feature and the runtime once, standalone, so the archive never carries two
 // copies of the (weak) runtime symbols (PLATFORM_NOTES item 10).
 //
-//   std::vector<AotKernel> kernels = {{"ktune_gemm", scheduled_pipeline, buffer_arguments(inputs)}};
+//   std::vector<AotKernel> kernels = {{"ktune_gemm", scheduled_pipeline, kernel_arguments(inputs, {})}};
 //   AotLibraryStats s = write_static_library(kernels, "x86-64-linux-avx2-fma", "out/libk.a", "out/obj");
 //
 // Include this only where Halide.h is needed (the AOT path of `ktune export`).
@@ -34,8 +34,10 @@ struct AotLibraryStats {
   std::vector<std::string> objects;  // object files inside the archive, kernels first, runtime last
 };
 
-// One input-buffer Argument per buffer parameter, in the given order.
-std::vector<Halide::Argument> buffer_arguments(const std::vector<Halide::Internal::Parameter>& inputs);
+// One input-buffer Argument per buffer parameter, then one scalar Argument per scalar
+// parameter, in the given orders.
+std::vector<Halide::Argument> kernel_arguments(const std::vector<Halide::Internal::Parameter>& inputs,
+                                               const std::vector<Halide::Internal::Parameter>& scalars);
 
 // Compiles every kernel (`threads` at a time; <= 0 means 1) for `halide_target` plus one
 // standalone runtime into objects under `work_dir` (created if needed), then archives them

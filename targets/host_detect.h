@@ -65,6 +65,12 @@ CacheSizes pick_cache_sizes(const std::vector<CacheLevel>& caches);
 // NEON/SVE, ...), sorted and unique; drops the rest ("hypervisor", "tsc", ...).
 std::vector<std::string> isa_features_from_flags(const std::vector<std::string>& flags);
 
+// `halide_target` without the x86 features the CPU's flags (from /proc/cpuinfo) do not
+// have. Halide 14's host detection can claim more than the CPU runs: on an AMD EPYC with
+// AVX-512 but without AVX512-FP16 it claims avx512_sapphirerapids, whose code for u16 and
+// f16 then dies with SIGILL. Other architectures, and empty `flags`, leave it unchanged.
+std::string supported_halide_target(const std::string& halide_target, const std::vector<std::string>& flags);
+
 // Detects this machine. Never throws for missing /proc or /sys files: fields it cannot
 // find are left at their "unknown" values. Not cached: every call reads the system again.
 Device detect_host_device();

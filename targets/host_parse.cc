@@ -164,4 +164,38 @@ std::vector<std::string> isa_features_from_flags(const std::vector<std::string>&
   return out;
 }
 
+std::string supported_halide_target(const std::string& halide_target, const std::vector<std::string>& flags) {
+  if (flags.empty() || halide_target.rfind("x86-", 0) != 0) return halide_target;
+  // Each Halide feature and the cpuinfo flags the code it enables needs.
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kNeeds = {
+      {"sse41", {"sse4_1"}},
+      {"avx", {"avx"}},
+      {"avx2", {"avx2"}},
+      {"fma", {"fma"}},
+      {"f16c", {"f16c"}},
+      {"avx512", {"avx512f", "avx512cd"}},
+      {"avx512_knl", {"avx512pf", "avx512er"}},
+      {"avx512_skylake", {"avx512bw", "avx512dq", "avx512vl"}},
+      {"avx512_cannonlake", {"avx512ifma", "avx512vbmi"}},
+      {"avx512_sapphirerapids", {"avx512_fp16", "avx512_bf16", "avx512_vnni"}},
+  };
+  const auto has = [&](const std::string& flag) { return std::find(flags.begin(), flags.end(), flag) != flags.end(); };
+  std::string out;
+  size_t pos = 0;
+  for (int word = 0; pos <= halide_target.size(); ++word) {
+    const size_t dash = halide_target.find('-', pos);
+    const std::string w = halide_target.substr(pos, dash == std::string::npos ? std::string::npos : dash - pos);
+    bool keep = true;
+    if (word >= 3) {  // arch, bits and OS come first
+      for (const auto& [feature, needs] : kNeeds) {
+        if (w == feature) keep = std::all_of(needs.begin(), needs.end(), has);
+      }
+    }
+    if (keep) out += (out.empty() ? "" : "-") + w;
+    if (dash == std::string::npos) break;
+    pos = dash + 1;
+  }
+  return out;
+}
+
 }  // namespace ktune::targets

@@ -2,8 +2,24 @@
 
 #include <Halide.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "targets/host_detect.h"
+
 namespace ktune::targets {
 
-std::string host_halide_target() { return Halide::get_host_target().to_string(); }
+std::string host_halide_target() {
+  std::ifstream in("/proc/cpuinfo");
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  return supported_halide_target(Halide::get_host_target().to_string(), parse_cpuinfo(text.str()).flags);
+}
+
+std::string jit_halide_target() {
+  const char* env = std::getenv("HL_JIT_TARGET");
+  if (env && *env) return Halide::get_jit_target_from_environment().to_string();
+  return host_halide_target();
+}
 
 }  // namespace ktune::targets

@@ -29,15 +29,12 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
   // Copies of the handles: binding buffers changes only this child's memory.
   subgraphs::BuiltPipeline built = kernel.built;
   for (size_t i = 0; i < built.inputs.size() && i < workload.inputs.size(); ++i) {
-    Halide::Buffer<float> input = workload.inputs[i];
+    Halide::Buffer<> input = workload.inputs[i];
     input.set_host_dirty();  // the host data are the truth: a GPU kernel copies them over first
     built.inputs[i].set_buffer(input);
   }
   std::vector<Halide::Buffer<>> outputs;
-  for (const subgraphs::TensorInfo& info : subgraph.outputs()) {
-    std::vector<int> sizes(info.shape.rbegin(), info.shape.rend());
-    outputs.emplace_back(Halide::Buffer<float>(sizes));
-  }
+  for (const subgraphs::TensorInfo& info : subgraph.outputs()) outputs.push_back(subgraphs::make_halide_buffer(info));
   Halide::Realization realization(outputs);
   Halide::Pipeline pipeline = built.pipeline;
   // On a GPU target the call returns once the kernels are queued: wait for the device, so
@@ -54,9 +51,8 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
     run_once();
     std::vector<subgraphs::Tensor> got;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      Halide::Buffer<float> b = outputs[i];
-      b.copy_to_host();  // no-op unless the output was written on a GPU
-      got.push_back({subgraph.outputs()[i].shape, std::vector<float>(b.data(), b.data() + b.number_of_elements())});
+      outputs[i].copy_to_host();  // no-op unless the output was written on a GPU
+      got.push_back(subgraphs::tensor_from_buffer(outputs[i]));
     }
     const subgraphs::Comparison cmp = subgraphs::compare_outputs(got, workload.reference);
     result.max_error = cmp.max_error;

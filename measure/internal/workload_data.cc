@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "common/check.h"
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 #include "subgraphs/built_pipeline.h"
 
 namespace ktune::measure::internal {
@@ -25,13 +25,13 @@ std::shared_ptr<WorkloadData> prepare_workload(const subgraphs::Subgraph& subgra
                                                double reference_timeout_ms) {
   auto data = std::make_shared<WorkloadData>();
   const std::vector<subgraphs::Tensor> inputs = subgraph.make_inputs(seed);
-  for (const subgraphs::Tensor& t : inputs) {
-    data->inputs.push_back(subgraphs::to_halide_buffer(t));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    data->inputs.push_back(subgraphs::to_halide_buffer(inputs[i], subgraph.inputs()[i].mins));
     KTUNE_CHECK(reinterpret_cast<uintptr_t>(data->inputs.back().data()) % 128 == 0)
         << "input buffer of " << subgraph.name() << " is not 128-byte aligned";
   }
 
-  // The child writes every output's floats back to back, or "ERR" + message.
+  // The child writes every output's bytes back to back, or "ERR" + message.
   const ChildOutcome child = run_in_child(
       [&](int fd) {
         std::vector<subgraphs::Tensor> ref;
@@ -42,7 +42,7 @@ std::shared_ptr<WorkloadData> prepare_workload(const subgraphs::Subgraph& subgra
           write_all(fd, msg.data(), msg.size());
           _exit(kChildExceptionExit);
         }
-        for (const subgraphs::Tensor& t : ref) write_all(fd, t.data.data(), t.data.size() * sizeof(float));
+        for (const subgraphs::Tensor& t : ref) write_all(fd, t.bytes.data(), t.bytes.size());
       },
       reference_timeout_ms);
   data->reference_ms = child.wall_ms;
@@ -54,11 +54,10 @@ std::shared_ptr<WorkloadData> prepare_workload(const subgraphs::Subgraph& subgra
   }
   size_t offset = 0;
   for (const subgraphs::TensorInfo& info : subgraph.outputs()) {
-    const size_t count = static_cast<size_t>(subgraphs::element_count(info.shape));
-    if (offset + count * sizeof(float) > child.output.size()) break;
-    subgraphs::Tensor t{info.shape, std::vector<float>(count)};
-    std::memcpy(t.data.data(), child.output.data() + offset, count * sizeof(float));
-    offset += count * sizeof(float);
+    subgraphs::Tensor t(info.shape, info.dtype);
+    if (offset + t.bytes.size() > child.output.size()) break;
+    std::memcpy(t.bytes.data(), child.output.data() + offset, t.bytes.size());
+    offset += t.bytes.size();
     data->reference.push_back(std::move(t));
   }
   if (offset != child.output.size() || data->reference.size() != subgraph.outputs().size()) {

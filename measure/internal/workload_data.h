@@ -16,8 +16,9 @@
 namespace ktune::measure::internal {
 
 struct WorkloadData {
-  // Seeded inputs in Subgraph::inputs() order, Halide dimension order (innermost first).
-  std::vector<Halide::Buffer<float>> inputs;
+  // Seeded inputs in Subgraph::inputs() order, of their types, at their mins, in Halide
+  // dimension order (innermost first).
+  std::vector<Halide::Buffer<>> inputs;
   // Reference outputs in Subgraph::outputs() order; empty when reference_error is set.
   std::vector<subgraphs::Tensor> reference;
   // Why the reference could not be computed (a crash, a timeout, an exception); empty

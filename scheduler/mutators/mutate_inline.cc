@@ -30,7 +30,7 @@ class InlineMutator : public Mutator {
       fs.compute = ComputeLocation{ComputeLocation::Kind::kRoot, "", 0, ""};
       const FuncAnalysis& fa = *space.analysis().find(fs.func);
       TilingChoice c;
-      c.vector_width = space.analysis().target.vector_lanes;
+      c.vector_width = fa.stages[0].native_lanes(space.analysis().target);
       c.parallel_loops = 1;
       fs.stages = {make_stage(fa.stages[0], c)};
       mutators::drop_empty_stages(fs);

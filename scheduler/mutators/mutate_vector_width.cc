@@ -17,14 +17,16 @@ class VectorWidthMutator : public Mutator {
     const auto [f, stage] = stages[rng.below(static_cast<int64_t>(stages.size()))];
     Schedule out = s;
     StageSchedule& st = mutators::stage_entry(out.funcs[f], stage);
-    const int lanes = space.analysis().target.vector_lanes;
+    const StageAnalysis& sa = space.analysis().find(out.funcs[f].func)->stages[stage];
+    const int lanes = sa.native_lanes(space.analysis().target);
+    const int widest = sa.max_vector_width(space.analysis().target);
     if (!st.vectorize.empty()) {
       // Change the width of the split producing the vectorized loop, or stop vectorizing.
       for (LoopSplit& split : st.splits) {
         if (split.inner != st.vectorize) continue;
         std::vector<int64_t> widths;
         for (int64_t w : {int64_t{lanes / 2}, int64_t{lanes}, int64_t{2 * lanes}, int64_t{4 * lanes}}) {
-          if (w >= 2 && w <= 64 && w != split.factor) widths.push_back(w);
+          if (w >= 2 && w <= widest && w != split.factor) widths.push_back(w);
         }
         if (!widths.empty() && rng.chance(0.8)) {
           split.factor = rng.pick(widths);
@@ -35,11 +37,11 @@ class VectorWidthMutator : public Mutator {
       mutators::drop_empty_stages(out.funcs[f]);
       return out;
     }
-    // Start vectorizing the innermost loop if it is a pure piece of at most 64 iterations.
+    // Start vectorizing the innermost loop if it is a pure piece of at most `widest` iterations.
     const auto nest = mutators::nest_of(space, out.funcs[f], st);
     if (!nest || nest->loops.empty()) return std::nullopt;
     const NestLoop& inner = nest->loops[0];
-    if (inner.is_reduction || inner.extent < 2 || inner.extent > 64 || inner.carries_dependence) return std::nullopt;
+    if (inner.is_reduction || inner.extent < 2 || inner.extent > widest || inner.carries_dependence) return std::nullopt;
     for (const std::string& u : st.unroll) {
       if (u == inner.name) return std::nullopt;
     }

@@ -1,5 +1,6 @@
-// Vector widths: the vectorized loop has between 2 and 64 iterations and no more than the
-// original loop it comes from. A wider vector than the data only shows up as a warning at
+// Vector widths: the vectorized loop has between 2 iterations and the stage's widest
+// vector (StageAnalysis::max_vector_width: four native vectors of its type, at least 64
+// lanes), and no more than the original loop it comes from. A wider vector than the data only shows up as a warning at
 // compile time and an assertion failure at run time in Halide 14, so it is refused here.
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
@@ -21,8 +22,9 @@ class VectorWidthValidator : public Validator {
         const NestLoop* v = nest ? nest->find(st.vectorize) : nullptr;
         if (!v) continue;  // the structure validator reports it
         const LoopAnalysis* origin = fa.stages[st.stage].find(v->origin);
-        if (v->extent < 2 || v->extent > 64) {
-          return f.func + ": vector width " + std::to_string(v->extent) + " is outside [2, 64]";
+        const int widest = fa.stages[st.stage].max_vector_width(a.target);
+        if (v->extent < 2 || v->extent > widest) {
+          return f.func + ": vector width " + std::to_string(v->extent) + " is outside [2, " + std::to_string(widest) + "]";
         }
         if (origin && v->extent > origin->extent) {
           return f.func + ": vector width " + std::to_string(v->extent) + " exceeds the extent " +

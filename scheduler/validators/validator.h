@@ -28,6 +28,7 @@ std::unique_ptr<Validator> make_vector_width_validator();      // widths Halide 
 std::unique_ptr<Validator> make_dependence_validator();        // no race: parallel/vector loops carry no dependence
 std::unique_ptr<Validator> make_rfactor_validator();           // rfactor only on associative reductions
 std::unique_ptr<Validator> make_unroll_validator();            // bounded code growth
+std::unique_ptr<Validator> make_inline_expansion_validator();  // bounded code from inlining
 std::unique_ptr<Validator> make_target_validator();            // GPU mappings only on GPU targets
 std::unique_ptr<Validator> make_gpu_mapping_validator();       // CUDA: kernels map blocks and threads
 std::unique_ptr<Validator> make_gpu_limits_validator();        // CUDA: threads, shared memory, registers

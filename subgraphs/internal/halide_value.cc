@@ -23,7 +23,8 @@ Halide::Expr HalideValue::operator()(const std::vector<Halide::Expr>& outer_firs
   KTUNE_CHECK(outer_first.size() == shape_.size())
       << "indexing a rank " << shape_.size() << " value with " << outer_first.size() << " indices";
   std::vector<Halide::Expr> args(outer_first.rbegin(), outer_first.rend());
-  if (is_input_) return param_(args);
+  // Ops compute in f32: an input of another type is converted where it is read.
+  if (is_input_) return param_.type() == Halide::Float(32) ? Halide::Expr(param_(args)) : Halide::cast<float>(param_(args));
   return func_(args);
 }
 

@@ -1,10 +1,12 @@
 #include "subgraphs/internal/pipeline_analysis.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
 #include "common/check.h"
+#include "subgraphs/canonical_names.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -130,7 +132,7 @@ int64_t const_or_minus_one(const Expr& e) {
 }  // namespace
 
 PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
-                                  const std::vector<TensorInfo>& outputs) {
+                                  const std::vector<TensorInfo>& outputs, const std::vector<ScalarInfo>& scalars) {
   const std::vector<Halide::Func> funcs = pipeline_funcs(built);
   std::map<std::string, std::string> func_names, buffer_names;
   for (size_t i = 0; i < funcs.size(); ++i) func_names[funcs[i].name()] = "f" + std::to_string(i);
@@ -150,7 +152,9 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
     if (!buffer_names.count(n)) buffer_names[n] = "buffer" + std::to_string(extra++);
   }
 
-  const std::map<std::string, HI::Box> boxes = func_boxes(built, outputs);
+  const std::map<std::string, Expr> known = known_values(built, inputs, outputs, scalars);
+  const std::map<std::string, HI::Box> boxes = func_boxes(built, outputs, known);
+  const std::vector<FuncNames> names = canonical_names(funcs);
 
   PipelineAnalysis result;
   std::ostringstream defs;
@@ -168,8 +172,9 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
     for (size_t s = 0; s < stage_defs.size(); ++s) {
       const HI::Definition& def = *stage_defs[s];
       Canonicalizer canon(func_names, buffer_names);
+      const StageLoopNames& loops = names[i].stages[s];
       StageInfo stage;
-      stage.func = f.name().substr(0, f.name().find('$'));
+      stage.func = names[i].name;
       stage.stage = static_cast<int>(s);
       stage.is_output = is_output;
       for (size_t a = 0; a < f.args().size(); ++a) {
@@ -183,14 +188,14 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
         if (dim.var == Halide::Var::outermost().name()) continue;
         if (dim.is_rvar()) {
           for (const HI::ReductionVariable& rv : rvars) {
-            if (rv.var == dim.var) stage.reduction_loops.push_back({rv.var, const_or_minus_one(rv.extent)});
+            if (rv.var == dim.var) stage.reduction_loops.push_back({loops.canonical(rv.var), const_or_minus_one(with_known_values(rv.extent, known))});
           }
           continue;
         }
         for (size_t a = 0; a < f.args().size(); ++a) {
           if (f.args()[a] != dim.var) continue;
           const int64_t extent = a < box.size() ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
-          stage.pure_loops.push_back({dim.var, extent});
+          stage.pure_loops.push_back({loops.canonical(dim.var), extent});
         }
       }
       defs << "  stage " << s << ": (";
@@ -215,13 +220,22 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
   }
   result.definitions = defs.str();
 
+  // Mins and scalars are printed only when present, so that the keys of pipelines without
+  // them stay what they were before ktune knew of them.
+  const auto tensor_text = [](const TensorInfo& t) {
+    std::string s = to_string(t.dtype) + shape_to_string(t.shape);
+    const std::vector<int64_t> mins = t.mins_or_zero();
+    if (std::any_of(mins.begin(), mins.end(), [](int64_t m) { return m != 0; })) s += "@" + shape_to_string(mins);
+    return s;
+  };
   std::ostringstream shapes;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    shapes << "in" << i << ":" << to_string(inputs[i].dtype) << shape_to_string(inputs[i].shape) << ";";
-  }
+  for (size_t i = 0; i < inputs.size(); ++i) shapes << "in" << i << ":" << tensor_text(inputs[i]) << ";";
   shapes << "->";
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    shapes << "out" << i << ":" << to_string(outputs[i].dtype) << shape_to_string(outputs[i].shape) << ";";
+  for (size_t i = 0; i < outputs.size(); ++i) shapes << "out" << i << ":" << tensor_text(outputs[i]) << ";";
+  for (const ScalarInfo& s : scalars) {
+    char value[64];
+    std::snprintf(value, sizeof(value), "%a", s.value);
+    shapes << "|" << s.name << ":" << to_string(s.dtype) << "=" << value;
   }
   result.shapes = shapes.str();
   return result;

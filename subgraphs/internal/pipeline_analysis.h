@@ -18,8 +18,9 @@ struct PipelineAnalysis {
   std::vector<StageInfo> stages;  // producers before consumers
 };
 
-// `outputs` give the output extents (Halide estimates must match them).
+// `outputs` give the output regions (Halide estimates must match them); `scalars` the
+// values of the scalar inputs, which are part of the shapes text.
 PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
-                                  const std::vector<TensorInfo>& outputs);
+                                  const std::vector<TensorInfo>& outputs, const std::vector<ScalarInfo>& scalars = {});
 
 }  // namespace ktune::subgraphs

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "measure/internal/compiled_kernel.h"
 #include "subgraphs/built_pipeline.h"
+#include "targets/host_target.h"
 #include "tests/measure/test_subgraphs.h"
 
 namespace ktune::measure {
@@ -137,7 +138,7 @@ TEST(BuilderTest, GpuDeviceTargetBecomesTheHostJitTargetWithTheGpu) {
   EXPECT_TRUE(jit.has_feature(Halide::Target::CUDACapability86));
   EXPECT_FALSE(jit.has_feature(Halide::Target::CUDACapability80));
   // The CPU part is this machine's, not the device string's.
-  const Halide::Target host = Halide::get_jit_target_from_environment();
+  const Halide::Target host(targets::jit_halide_target());
   EXPECT_EQ(jit.arch, host.arch);
   EXPECT_EQ(jit.os, host.os);
   EXPECT_EQ(jit.has_feature(Halide::Target::AVX512), host.has_feature(Halide::Target::AVX512));

@@ -189,7 +189,7 @@ TEST(RunnerTest, ChildrenGetEveryThreadEvenAfterTheParentUsedThePool) {
     const subgraphs::BuiltPipeline local = probe->build();
     testing::parallel_rows(local);
     testing::reset_probe_threads();
-    subgraphs::run_pipeline(local, probe->make_inputs(1), probe->outputs(), Halide::get_jit_target_from_environment());
+    subgraphs::run_pipeline(local, probe->make_inputs(1), probe->inputs(), probe->outputs(), Halide::get_jit_target_from_environment());
     ASSERT_GE(testing::probe_threads().size(), 1u);
   }
 

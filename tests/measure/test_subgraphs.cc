@@ -51,7 +51,7 @@ std::vector<Tensor> zeros(const subgraphs::Shape& shape) {
 
 std::vector<Tensor> scaled(const std::vector<Tensor>& inputs, float factor) {
   Tensor t = inputs.at(0);
-  for (float& v : t.data) v *= factor;
+  for (size_t i = 0; i < t.size(); ++i) t.f32()[i] *= factor;
   return {t};
 }
 
@@ -84,8 +84,8 @@ extern "C" int ktune_test_probe(int row) {
 
 std::unique_ptr<subgraphs::Subgraph> make_scale(bool wrong_reference) {
   return std::make_unique<TinySubgraph>(
-      wrong_reference ? "scale_wrong" : "scale", TensorInfo{"in", subgraphs::DType::kF32, {256}},
-      TensorInfo{"out", subgraphs::DType::kF32, {256}},
+      wrong_reference ? "scale_wrong" : "scale", TensorInfo{"in", subgraphs::DType::kF32, {256}, {}},
+      TensorInfo{"out", subgraphs::DType::kF32, {256}, {}},
       [] {
         Halide::ImageParam in(Halide::Float(32), 1, "in");
         Halide::Func out("out");
@@ -99,7 +99,7 @@ std::unique_ptr<subgraphs::Subgraph> make_scale(bool wrong_reference) {
 
 std::unique_ptr<subgraphs::Subgraph> make_gather() {
   return std::make_unique<TinySubgraph>(
-      "gather", TensorInfo{"data", subgraphs::DType::kF32, {16}}, TensorInfo{"out", subgraphs::DType::kF32, {16}},
+      "gather", TensorInfo{"data", subgraphs::DType::kF32, {16}, {}}, TensorInfo{"out", subgraphs::DType::kF32, {16}, {}},
       [] {
         Halide::ImageParam data(Halide::Float(32), 1, "data");
         Halide::Func out("out");
@@ -113,7 +113,7 @@ std::unique_ptr<subgraphs::Subgraph> make_gather() {
 
 std::unique_ptr<subgraphs::Subgraph> make_spin() {
   return std::make_unique<TinySubgraph>(
-      "spin", TensorInfo{"in", subgraphs::DType::kF32, {4}}, TensorInfo{"out", subgraphs::DType::kF32, {4}},
+      "spin", TensorInfo{"in", subgraphs::DType::kF32, {4}, {}}, TensorInfo{"out", subgraphs::DType::kF32, {4}, {}},
       [] {
         Halide::ImageParam in(Halide::Float(32), 1, "in");
         Halide::Func out("out");
@@ -129,8 +129,8 @@ std::unique_ptr<subgraphs::Subgraph> make_spin() {
 
 std::unique_ptr<subgraphs::Subgraph> make_throwing_reference() {
   return std::make_unique<TinySubgraph>(
-      "throwing_reference", TensorInfo{"in", subgraphs::DType::kF32, {8}},
-      TensorInfo{"out", subgraphs::DType::kF32, {8}},
+      "throwing_reference", TensorInfo{"in", subgraphs::DType::kF32, {8}, {}},
+      TensorInfo{"out", subgraphs::DType::kF32, {8}, {}},
       [] {
         Halide::ImageParam in(Halide::Float(32), 1, "in");
         Halide::Func out("out");
@@ -145,8 +145,8 @@ std::unique_ptr<subgraphs::Subgraph> make_throwing_reference() {
 std::unique_ptr<subgraphs::Subgraph> make_thread_probe() {
   probe_record();  // map the shared record before any fork
   return std::make_unique<TinySubgraph>(
-      "thread_probe", TensorInfo{"in", subgraphs::DType::kF32, {128, 2}},
-      TensorInfo{"out", subgraphs::DType::kF32, {128, 2}},
+      "thread_probe", TensorInfo{"in", subgraphs::DType::kF32, {128, 2}, {}},
+      TensorInfo{"out", subgraphs::DType::kF32, {128, 2}, {}},
       [] {
         Halide::ImageParam in(Halide::Float(32), 2, "in");
         Halide::Func out("out");

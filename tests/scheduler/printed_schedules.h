@@ -18,8 +18,8 @@
 
 #include "scheduler/analysis.h"
 #include "scheduler/apply.h"
-#include "scheduler/internal/func_names.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/canonical_names.h"
 #include "subgraphs/subgraph.h"
 
 namespace ktune::scheduler::testing {
@@ -32,9 +32,9 @@ inline std::string without_uniquifiers(const std::string& text) {
 // Every Func of `built` by the stable name schedules use.
 inline std::map<std::string, Halide::Func> funcs_by_name(const subgraphs::BuiltPipeline& built) {
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
-  const std::vector<std::string> names = stable_func_names(funcs);
+  const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
   std::map<std::string, Halide::Func> by_name;
-  for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k], funcs[k]);
+  for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k].name, funcs[k]);
   return by_name;
 }
 

@@ -43,7 +43,7 @@ inline std::string run_and_compare(const subgraphs::Subgraph& sg, const Analysis
   const ApplyResult applied = apply(schedule, sg, analysis);
   if (!applied.ok) return "apply: " + applied.error;
   try {
-    const auto got = subgraphs::run_pipeline(*applied.built, inputs, sg.outputs(), Halide::get_jit_target_from_environment());
+    const auto got = subgraphs::run_pipeline(*applied.built, inputs, sg.inputs(), sg.outputs(), Halide::get_jit_target_from_environment());
     const subgraphs::Comparison c = subgraphs::compare_outputs(got, want);
     return c.passed() ? "" : c.describe();
   } catch (const Halide::Error& e) {

@@ -15,9 +15,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string error_of(const std::string& ref, const std::map<std::string, std::string>& params = {}) {
+std::string error_of(const std::string& ref, const std::map<std::string, std::string>& params = {},
+                     const std::map<std::string, std::string>& inputs = {}) {
   try {
-    load_generator_subgraph(ref, params);
+    load_generator_subgraph(ref, params, inputs);
   } catch (const UserError& e) {
     return e.what();
   }
@@ -46,7 +47,7 @@ TEST(GeneratorLoader, ReferenceIsTheAlgorithmItself) {
   Tensor in{{34, 66}, std::vector<float>(34 * 66, 1.0f)};
   const auto out = sg->reference({in});
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_FLOAT_EQ(out[0].data[0], 9.0f);  // nine ones, scaled by 9/9
+  EXPECT_FLOAT_EQ(out[0].at(0), 9.0f);  // nine ones, scaled by 9/9
 }
 
 TEST(GeneratorLoader, ParamsAndShapesChangeTheKeyButNotTheFamily) {
@@ -100,6 +101,34 @@ TEST(GeneratorLoaderErrors, UnknownGeneratorNameListsTheRegisteredOnes) {
 TEST(GeneratorLoaderErrors, UnknownParameterAndMalformedRef) {
   EXPECT_THAT(error_of(std::string(KTUNE_TEST_GENERATORS) + ":ktune_test_blur", {{"bogus", "1"}}), HasSubstr("failed to build"));
   EXPECT_THAT(error_of("no_colon_here"), HasSubstr("expected LIB:NAME"));
+}
+
+TEST(GeneratorLoaderErrors, AGeneratorThatCrashesWhileBuildingIsAnErrorNotACrash) {
+  const std::string msg = error_of(std::string(KTUNE_TEST_GENERATORS) + ":ktune_test_crash");
+  EXPECT_THAT(msg, HasSubstr("building generator ktune_test_crash crashed the process"));
+  EXPECT_THAT(msg, HasSubstr("Segmentation fault"));
+}
+
+TEST(GeneratorLoaderScalars, AScalarWithoutEstimateMustBeGivenAndItsValueIsPartOfTheKey) {
+  const std::string ref = std::string(KTUNE_TEST_GENERATORS) + ":ktune_test_unestimated_gain";
+  const std::string msg = error_of(ref);
+  EXPECT_THAT(msg, HasSubstr("scalar input \"gain\" has no value"));
+  EXPECT_THAT(msg, HasSubstr("--input gain=VALUE"));
+  EXPECT_THAT(error_of(ref, {}, {{"gain", "fast"}}), HasSubstr("--input gain=fast: expected a f32 value"));
+  EXPECT_THAT(error_of(ref, {}, {{"gian", "2"}}), HasSubstr("no scalar input named \"gian\" (its scalar inputs: gain)"));
+
+  const auto two = load_generator_subgraph(ref, {}, {{"gain", "2"}});
+  ASSERT_EQ(two->scalars().size(), 1u);
+  EXPECT_EQ(two->scalars()[0].value, 2.0);
+  EXPECT_NE(two->key().key, load_generator_subgraph(ref, {}, {{"gain", "3"}})->key().key);
+  EXPECT_EQ(two->key().key, load_generator_subgraph(ref, {}, {{"gain", "2.0"}})->key().key);
+  // The value is the one the pipeline runs at: the reference doubles the input.
+  const std::vector<Tensor> in = two->make_inputs(5);
+  const std::vector<Tensor> out = two->reference(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FLOAT_EQ(out[0].at(7), 2.0f * in[0].at(7));
+  // Sized by what the output reads: 32 elements, though the input has no estimate.
+  EXPECT_EQ(two->inputs()[0].shape, (Shape{32}));
 }
 
 }  // namespace

@@ -158,42 +158,42 @@ TEST(OpsReference, MatmulOfTwoByTwo) {
   const auto out = reference_of(one_op(R"({"name": "a", "shape": [2, 2]}, {"name": "b", "shape": [2, 2]})",
                                        R"({"op": "matmul", "inputs": ["a", "b"], "output": "out"})"),
                                 {Tensor{{2, 2}, {1, 2, 3, 4}}, Tensor{{2, 2}, {5, 6, 7, 8}}});
-  EXPECT_EQ(out[0].data, (std::vector<float>{19, 22, 43, 50}));
+  EXPECT_EQ(out[0].floats(), (std::vector<float>{19, 22, 43, 50}));
 }
 
 TEST(OpsReference, PaddedConvCountsTheNeighbours) {
   const auto out = reference_of(one_op(R"({"name": "x", "shape": [1, 1, 3, 3]}, {"name": "w", "shape": [1, 1, 3, 3]})",
                                        R"({"op": "conv2d", "inputs": ["x", "w"], "output": "out", "padding": 1})"),
                                 {Tensor{{1, 1, 3, 3}, std::vector<float>(9, 1.0f)}, Tensor{{1, 1, 3, 3}, std::vector<float>(9, 1.0f)}});
-  EXPECT_EQ(out[0].data, (std::vector<float>{4, 6, 4, 6, 9, 6, 4, 6, 4}));
+  EXPECT_EQ(out[0].floats(), (std::vector<float>{4, 6, 4, 6, 9, 6, 4, 6, 4}));
 }
 
 TEST(OpsReference, SoftmaxAndLayernorm) {
   const auto sm = reference_of(one_op(R"({"name": "a", "shape": [1, 2]})", R"({"op": "softmax", "inputs": ["a"], "output": "out"})"),
                                {Tensor{{1, 2}, {0.0f, std::log(3.0f)}}});
-  EXPECT_NEAR(sm[0].data[0], 0.25, 1e-6);
-  EXPECT_NEAR(sm[0].data[1], 0.75, 1e-6);
+  EXPECT_NEAR(sm[0].at(0), 0.25, 1e-6);
+  EXPECT_NEAR(sm[0].at(1), 0.75, 1e-6);
   const auto ln = reference_of(one_op(R"({"name": "a", "shape": [1, 3]})", R"({"op": "layernorm", "inputs": ["a"], "output": "out", "eps": 0})"),
                                {Tensor{{1, 3}, {1, 2, 3}}});
-  EXPECT_NEAR(ln[0].data[0], -std::sqrt(1.5), 1e-6);
-  EXPECT_NEAR(ln[0].data[1], 0.0, 1e-6);
+  EXPECT_NEAR(ln[0].at(0), -std::sqrt(1.5), 1e-6);
+  EXPECT_NEAR(ln[0].at(1), 0.0, 1e-6);
 }
 
 TEST(OpsReference, StencilPoolReduceTranspose) {
   const auto st = reference_of(one_op(R"({"name": "a", "shape": [4]})", R"({"op": "stencil", "inputs": ["a"], "output": "out", "weights": [1, 1]})"),
                                {Tensor{{4}, {1, 2, 3, 4}}});
-  EXPECT_EQ(st[0].data, (std::vector<float>{3, 5, 7}));
+  EXPECT_EQ(st[0].floats(), (std::vector<float>{3, 5, 7}));
   const auto ap = reference_of(one_op(R"({"name": "a", "shape": [1, 1, 2, 2]})",
                                       R"({"op": "avg_pool2d", "inputs": ["a"], "output": "out", "kernel": 2, "stride": 1, "padding": 1, "count_include_pad": false})"),
                                {Tensor{{1, 1, 2, 2}, {1, 2, 3, 4}}});
-  EXPECT_EQ(ap[0].data, (std::vector<float>{1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
+  EXPECT_EQ(ap[0].floats(), (std::vector<float>{1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
   const auto rs = reference_of(one_op(R"({"name": "a", "shape": [2, 3]})", R"({"op": "reduce_sum", "inputs": ["a"], "output": "out", "axes": [0]})"),
                                {Tensor{{2, 3}, {1, 2, 3, 4, 5, 6}}});
-  EXPECT_EQ(rs[0].data, (std::vector<float>{5, 7, 9}));
+  EXPECT_EQ(rs[0].floats(), (std::vector<float>{5, 7, 9}));
   const auto tr = reference_of(one_op(R"({"name": "a", "shape": [2, 3]})", R"({"op": "transpose", "inputs": ["a"], "output": "out"})"),
                                {Tensor{{2, 3}, {1, 2, 3, 4, 5, 6}}});
   EXPECT_EQ(tr[0].shape, (Shape{3, 2}));
-  EXPECT_EQ(tr[0].data, (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(tr[0].floats(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
 }
 
 }  // namespace

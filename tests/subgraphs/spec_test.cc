@@ -99,7 +99,7 @@ TEST(SpecErrors, IncompatibleShapesNameBothShapes) {
 TEST(SpecErrors, UnknownDtype) {
   EXPECT_THAT(error_of(spec_with(R"({"name": "a", "shape": [2], "dtype": "int7"})",
                                  R"({"op": "relu", "inputs": ["a"], "output": "b"})", R"("b")")),
-              HasSubstr("t.json: inputs[0].dtype: unknown dtype \"int7\" (expected f32)"));
+              HasSubstr("t.json: inputs[0].dtype: unknown dtype \"int7\" (expected one of u8, i8, u16, i16, i32, f16, bf16, f32)"));
 }
 
 TEST(SpecErrors, NonPositiveExtents) {

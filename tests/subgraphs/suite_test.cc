@@ -27,6 +27,51 @@ INSTANTIATE_TEST_SUITE_P(PublicSuite, SuiteTest,
                          ::testing::Values("gemm_1024", "mlp_gelu", "bmm_scores", "conv3x3_relu", "dwconv3x3_relu",
                                            "softmax", "layernorm", "eltwise", "blur3x3", "colsum"));
 
+// Specs whose inputs are not f32: an 8-bit image and half-precision activations. Inputs
+// are seeded over their type's range (u8: whole numbers 0..255; f16: the given range,
+// rounded to f16), read as f32 by the ops, and the workload key knows the type.
+class TypedSpecTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TypedSpecTest, MatchesReferenceAndSeedsItsType) {
+  const auto sg = load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/tests/data/" + GetParam() + ".json");
+  const CheckResult r = check_subgraph(*sg, 1);
+  EXPECT_TRUE(r.passed()) << r.error << r.comparison.describe();
+  const Tensor in = sg->make_inputs(1)[0];
+  EXPECT_EQ(in.dtype, sg->inputs()[0].dtype);
+  EXPECT_EQ(in.bytes.size(), in.size() * bytes_of(in.dtype));
+  double lo = 1e300, hi = -1e300;
+  for (size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(in.at(i), round_to(in.dtype, in.at(i)));
+    lo = std::min(lo, in.at(i));
+    hi = std::max(hi, in.at(i));
+  }
+  if (in.dtype == DType::kU8) {
+    EXPECT_EQ(lo, 0);
+    EXPECT_EQ(hi, 255);
+  } else {
+    EXPECT_GE(lo, -4);
+    EXPECT_LE(hi, 4);
+    EXPECT_GT(hi - lo, 7);
+  }
+  EXPECT_NE(sg->key().shapes.find(to_string(in.dtype)), std::string::npos) << sg->key().shapes;
+}
+
+INSTANTIATE_TEST_SUITE_P(Typed, TypedSpecTest, ::testing::Values("u8_blur", "f16_softmax"));
+
+TEST(Suite, TheInputTypeIsPartOfTheWorkloadKey) {
+  const std::string text = R"({"name": "n", "inputs": [{"name": "a", "shape": [8, 8]DTYPE}],
+    "ops": [{"op": "relu", "inputs": ["a"], "output": "b"}], "outputs": ["b"]})";
+  auto with = [&](const std::string& dtype) {
+    std::string t = text;
+    t.replace(t.find("DTYPE"), 5, dtype.empty() ? "" : ", \"dtype\": \"" + dtype + "\"");
+    return SpecSubgraph(parse_spec_text(t, "t.json")).key().key;
+  };
+  EXPECT_EQ(with(""), with("f32"));
+  EXPECT_NE(with("f32"), with("u8"));
+  EXPECT_NE(with("u8"), with("i8"));
+  EXPECT_NE(with("f16"), with("bf16"));
+}
+
 TEST(Suite, HasExactlyTheTenSubgraphs) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(KTUNE_SOURCE_DIR) + "/bench/suite")) {

@@ -94,6 +94,24 @@ TEST(HostParseIsa, KeepsCodegenFlagsSortedAndUnique) {
             (std::vector<std::string>{"aes", "asimd", "asimdhp", "fphp", "pmull", "sha2", "sve"}));
 }
 
+TEST(HostParseIsa, HalideFeaturesTheCpuLacksAreDropped) {
+  // Halide 14 claims avx512_sapphirerapids on an AMD EPYC with AVX-512 but no AVX512-FP16.
+  const std::string claimed =
+      "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_sapphirerapids-avx512_skylake-f16c-fma-sse41";
+  const std::vector<std::string> epyc = {"sse4_1", "avx", "avx2", "fma", "f16c", "avx512f", "avx512cd",
+                                         "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi",
+                                         "avx512_bf16", "avx512_vnni"};
+  EXPECT_EQ(supported_halide_target(claimed, epyc),
+            "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+  std::vector<std::string> spr = epyc;
+  spr.push_back("avx512_fp16");
+  EXPECT_EQ(supported_halide_target(claimed, spr), claimed);
+  EXPECT_EQ(supported_halide_target(claimed, {"sse4_1", "avx", "avx2", "fma", "f16c"}), "x86-64-linux-avx-avx2-f16c-fma-sse41");
+  // Unknown flags (another OS, another architecture) leave the target alone.
+  EXPECT_EQ(supported_halide_target(claimed, {}), claimed);
+  EXPECT_EQ(supported_halide_target("arm-64-linux-arm_dot_prod", {"asimd"}), "arm-64-linux-arm_dot_prod");
+}
+
 TEST(HostParseCacheSize, ReadsSysfsAndCpuinfoForms) {
   EXPECT_EQ(parse_cache_size("48K"), 48 * 1024);
   EXPECT_EQ(parse_cache_size("2048K\n"), 2048 * 1024);

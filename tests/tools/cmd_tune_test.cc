@@ -186,6 +186,21 @@ TEST(CmdTune, UsageErrors) {
   EXPECT_THAT(bad.out, HasSubstr("--budget: expected a duration"));
 }
 
+// A subgraph whose reference cannot be computed is not tuned at all: one line says why, the
+// others get the budget, and with nothing tuned the command fails.
+TEST(CmdTune, ASubgraphThatCannotRunIsGivenUpAndSaysWhy) {
+  const std::string gen = std::string(KTUNE_TEST_GENERATORS) + ":ktune_test_required_limit";
+  const std::string db = fresh_db("tune_required_limit.db");
+  const auto failing = run_ktune("tune --generator " + gen + kQuick + " --db " + db + " --budget 2m 2>&1");
+  EXPECT_EQ(failing.exit_code, 1) << failing.out;
+  EXPECT_THAT(failing.out, HasSubstr("ktune_test_required_limit: not tuned: computing the reference"));
+  EXPECT_THAT(failing.out, HasSubstr("limit must be above 2"));
+  EXPECT_THAT(failing.out, HasSubstr("no subgraph has a schedule that ran correctly"));
+  // At a value the pipeline accepts, the same Generator tunes.
+  const auto ok = run_ktune("tune --generator " + gen + " --input limit=3" + kQuick + " --db " + db + " --trials 4 2>&1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+}
+
 // A GPU is tuned on the machine that has it; elsewhere the error says how to tune for it
 // with a bundle. --target must agree with --device.
 TEST(CmdTune, GpuDeviceNeedsAGpuHereOrABundle) {

@@ -17,6 +17,20 @@ PluginConfig config_from_environment() {
   config.db = env("KTUNE_DB");
   config.device = env("KTUNE_DEVICE");
   if (const std::string f = env("KTUNE_FALLBACK_AUTOSCHEDULER"); !f.empty()) config.fallback = f;
+  const std::string inputs = env("KTUNE_INPUTS");
+  size_t pos = 0;
+  while (pos < inputs.size()) {
+    const size_t comma = inputs.find(',', pos);
+    const std::string item = inputs.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      config.inputs_error = "KTUNE_INPUTS: expected name=value[,name=value...], found \"" + item + "\"";
+      break;
+    }
+    config.inputs[item.substr(0, eq)] = item.substr(eq + 1);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
   return config;
 }
 

@@ -6,8 +6,12 @@
 //   KTUNE_FALLBACK_AUTOSCHEDULER  the autoscheduler used when no tuned schedule applies:
 //                                 Adams2019 (default), Mullapudi2016, Li2018, any name a
 //                                 loaded plugin registered, or "none" to fail the build
+//   KTUNE_INPUTS                  scalar input values the Generator was tuned at, as
+//                                 `ktune tune --input` took them: "sigma=1.5,levels=3"
+//                                 (default: each scalar at its estimate)
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace ktune::autoschedule {
@@ -20,6 +24,8 @@ struct PluginConfig {
   std::string db;                           // KTUNE_DB; empty when unset
   std::string device;                       // KTUNE_DEVICE; empty means the host
   std::string fallback = kDefaultFallback;  // KTUNE_FALLBACK_AUTOSCHEDULER
+  std::map<std::string, std::string> inputs;  // KTUNE_INPUTS, by scalar name
+  std::string inputs_error;                   // why KTUNE_INPUTS could not be read; empty when it could
 };
 
 // Reads the variables above; empty values count as unset.

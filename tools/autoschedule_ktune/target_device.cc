@@ -6,6 +6,7 @@
 #include <set>
 
 #include "targets/host_detect.h"
+#include "targets/host_target.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::autoschedule {
@@ -50,8 +51,10 @@ DeviceChoice choose_device(const Halide::Target& target, const std::string& devi
     choice.key = device_key;
     return choice;
   }
-  const Halide::Target host = Halide::get_host_target();
-  if (!same_machine(target, host)) {
+  // Halide's own host target may claim features this CPU lacks (targets/host_detect.h);
+  // a Generator built for it ("target=host") still builds for this machine.
+  const Halide::Target host(targets::host_halide_target());
+  if (!same_machine(target, host) && !same_machine(target, Halide::get_host_target())) {
     choice.reason = "the generator builds for " + target.to_string() + ", which is not this machine (" +
                     host.to_string() + "); without KTUNE_DEVICE (the key of the device the code will run on) "
                     "ktune looks up schedules for this machine only";

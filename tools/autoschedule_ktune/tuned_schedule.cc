@@ -13,10 +13,10 @@
 #include "common/error.h"
 #include "scheduler/analysis.h"
 #include "scheduler/apply.h"
-#include "scheduler/internal/func_names.h"
 #include "scheduler/schedule.h"
 #include "scheduler/target_info.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/canonical_names.h"
 #include "subgraphs/pipeline_subgraph.h"
 #include "tools/autoschedule_ktune/target_device.h"
 #include "tuning_db/tuning_db.h"
@@ -39,12 +39,12 @@ std::string func_bindings(const subgraphs::BuiltPipeline& built) {
   }
   const std::vector<std::string> order = HI::topological_order(outputs, env);
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
-  const std::vector<std::string> names = scheduler::stable_func_names(funcs);
+  const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
   std::ostringstream os;
   for (size_t i = 0; i < funcs.size(); ++i) {
     for (size_t k = 0; k < order.size(); ++k) {
       if (order[k] == funcs[i].name()) {
-        os << "::Halide::Func " << names[i] << " = pipeline.get_func(" << k << ");\n";
+        os << "::Halide::Func " << names[i].name << " = pipeline.get_func(" << k << ");\n";
       }
     }
   }
@@ -60,12 +60,16 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
     r.reason = "KTUNE_DB is not set (it names the tuning database to read schedules from)";
     return r;
   }
+  if (!config.inputs_error.empty()) {
+    r.reason = config.inputs_error;
+    return r;
+  }
   // The workload key, computed by the code path `ktune tune --generator` uses.
   std::unique_ptr<subgraphs::PipelineSubgraph> sg;
   try {
     sg = std::make_unique<subgraphs::PipelineSubgraph>(
         name, [pipeline] { return subgraphs::copy_pipeline(pipeline); }, "ktune autoscheduler",
-        "pipeline " + name);
+        "pipeline " + name, config.inputs);
   } catch (const std::exception& e) {
     r.reason = std::string("cannot compute the workload key: ") + e.what();
     return r;

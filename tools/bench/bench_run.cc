@@ -20,6 +20,8 @@
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
 #include "scheduler/target_info.h"
+#include "subgraphs/built_pipeline.h"
+#include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "tools/bench/library_kernel.h"
 #include "tools/bench/library_runner.h"
@@ -51,8 +53,8 @@ bool wanted(const BenchOptions& options, const std::string& method) {
 }  // namespace
 
 const std::vector<std::string>& bench_method_names() {
-  static const std::vector<std::string> names = {"ktune",  "ktune-heuristic", "Adams2019", "Mullapudi2016",
-                                                 "Li2018", "openblas",        "onednn"};
+  static const std::vector<std::string> names = {"ktune",  "ktune-heuristic", "hand",   "Adams2019",
+                                                 "Mullapudi2016", "Li2018", "openblas", "onednn"};
   return names;
 }
 
@@ -175,6 +177,17 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
         candidate_rows.push_back(add_row("ktune-heuristic", "ok", "schedule " + h.hash().substr(0, 12)));
       }
     }
+    if (wanted(options, "hand")) {
+      // A Generator's own schedule, as its author wrote it.
+      if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(sg)) {
+        measure::Candidate hand{sg, "hand", nullptr, "hand"};
+        hand.build = [gen] { return gen->build_with_own_schedule(); };
+        candidates.push_back(hand);
+        candidate_rows.push_back(add_row("hand", "ok", "the Generator's own schedule (auto_schedule=false)"));
+      } else {
+        add_row("hand", "unsupported", "not a Generator: a spec has no schedule of its own");
+      }
+    }
     bool any_autoscheduler = false;
     for (const std::string& name : autoscheduler_names()) {
       if (!wanted(options, name)) continue;
@@ -227,7 +240,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
     if (any_library) {
       progress(prefix + "preparing inputs and the reference for the libraries");
       data = runner.workload_data(*sg);  // the same inputs and reference the Runner uses
-      for (const auto& b : data->inputs) inputs.inputs.push_back(b.data());
+      for (const auto& b : data->inputs) inputs.inputs.push_back(static_cast<const float*>(b.data()));
       inputs.output = sg->outputs().front();
       if (!data->reference.empty()) inputs.reference = &data->reference.front();
     }

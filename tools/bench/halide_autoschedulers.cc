@@ -11,8 +11,9 @@
 #include <map>
 #include <mutex>
 
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 #include "subgraphs/built_pipeline.h"
+#include "targets/host_target.h"
 
 namespace ktune::bench {
 
@@ -21,7 +22,7 @@ const char* default_plugin_dir() { return KTUNE_HALIDE_PLUGIN_DIR; }
 namespace {
 
 Halide::Target target_of(const std::string& text) {
-  return text.empty() ? Halide::get_jit_target_from_environment() : Halide::Target(text);
+  return Halide::Target(text.empty() ? targets::jit_halide_target() : text);
 }
 
 Halide::MachineParams halide_params(const AutoschedulerParams& p) {
@@ -76,7 +77,7 @@ ProbeResult probe_autoscheduler(const subgraphs::Subgraph& subgraph, const std::
                                 const AutoschedulerParams& params, const std::string& halide_target,
                                 double timeout_ms) {
   const Halide::Target target = target_of(halide_target);
-  const measure::internal::ChildOutcome child = measure::internal::run_in_child(
+  const ChildOutcome child = run_in_child(
       [&](int fd) {
         const int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0) dup2(devnull, STDERR_FILENO);
@@ -88,7 +89,7 @@ ProbeResult probe_autoscheduler(const subgraphs::Subgraph& subgraph, const std::
         } catch (const std::exception& e) {
           answer = std::string("ERR") + e.what();
         }
-        measure::internal::write_all(fd, answer.data(), answer.size());
+        write_all(fd, answer.data(), answer.size());
       },
       timeout_ms);
   ProbeResult r;

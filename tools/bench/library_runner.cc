@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 #include "measure/internal/report_wire.h"
 #include "subgraphs/compare.h"
 
@@ -38,7 +38,7 @@ measure::MeasureResult verify_and_time(const std::function<void()>& run, const s
 
 measure::MeasureResult run_library_method(const LibraryMethod& method, const BenchInputs& data, int threads,
                                           const measure::TimingProtocol& protocol, double timeout_ms) {
-  const measure::internal::ChildOutcome child = measure::internal::run_in_child(
+  const ChildOutcome child = run_in_child(
       [&](int fd) {
         measure::MeasureResult r;
         std::vector<float> output(static_cast<size_t>(subgraphs::element_count(data.output.shape)));
@@ -52,7 +52,7 @@ measure::MeasureResult run_library_method(const LibraryMethod& method, const Ben
         }
         r.threads = threads;
         const std::string bytes = measure::internal::encode_report(r);
-        measure::internal::write_all(fd, bytes.data(), bytes.size());
+        write_all(fd, bytes.data(), bytes.size());
       },
       timeout_ms);
   std::optional<measure::MeasureResult> reported;

@@ -26,7 +26,7 @@
 #include "common/error.h"
 #include "measure/builder.h"
 #include "measure/compare.h"
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 #include "measure/internal/compiled_kernel.h"
 #include "measure/runner.h"
 #include "subgraphs/built_pipeline.h"
@@ -209,7 +209,7 @@ void bench_isolation(const BenchOptions& opt, const char* when) {
   Clock::time_point start = Clock::now();
   int failures = 0;
   for (int i = 0; i < forks; ++i) {
-    const auto c = measure::internal::run_in_child([&](int) { p.realize(out, kernel.target); }, 10000);
+    const auto c = run_in_child([&](int) { p.realize(out, kernel.target); }, 10000);
     failures += c.exit_code != 0;
   }
   const double fork_ms = ms_since(start) / forks;

@@ -27,6 +27,7 @@
 #include "targets/host_detect.h"
 #include "tools/bench/bench_run.h"
 #include "tools/bench/bench_table.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 #include "tuning_db/tuning_db.h"
 
@@ -35,6 +36,9 @@ namespace {
 
 struct BenchCliOptions {
   std::vector<std::string> specs;  // spec files
+  std::vector<std::string> generators;  // or Halide Generators as LIB:NAME
+  std::vector<std::string> params;      // generator parameters k=v
+  std::vector<std::string> inputs;      // generator scalar inputs name=value
   std::string db;                  // tuning database (read for ktune's schedules, written with results)
   std::string device = "host";     // only the host can be benchmarked
   int threads = 0;                 // every method's threads; 0 = every core
@@ -136,7 +140,7 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 int run_bench_command(const BenchCliOptions& opt) {
-  if (opt.specs.empty()) throw UserError("bench: give at least one SPEC file");
+  if (opt.specs.empty() && opt.generators.empty()) throw UserError("bench: give at least one SPEC file or --generator LIB:NAME");
   if (opt.db.empty()) throw UserError("bench: --db FILE is required (ktune's schedules come from it, results go to it)");
   if (opt.threads < 0) throw UserError("bench: --threads: expected >= 0 (0 = every core), found " + std::to_string(opt.threads));
   if (opt.rounds < 1) throw UserError("bench: --rounds: expected >= 1, found " + std::to_string(opt.rounds));
@@ -150,12 +154,10 @@ int run_bench_command(const BenchCliOptions& opt) {
     throw UserError("bench: --device: only this machine can be benchmarked (\"host\" or " + targets::device_key(host) +
                     "), found \"" + opt.device + "\"");
   }
-  std::vector<std::unique_ptr<subgraphs::SpecSubgraph>> owned;
+  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned =
+      load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
   std::vector<const subgraphs::Subgraph*> subgraphs;
-  for (const std::string& path : opt.specs) {
-    owned.push_back(subgraphs::load_spec_subgraph(path));
-    subgraphs.push_back(owned.back().get());
-  }
+  for (const auto& sg : owned) subgraphs.push_back(sg.get());
 
   tuning_db::OpenOptions open;
   open.versions = {KTUNE_VERSION, kHalideVersion};
@@ -231,6 +233,9 @@ int run_bench_command(const BenchCliOptions& opt) {
 CommandRunner register_bench(CLI::App& sub) {
   auto opt = std::make_shared<BenchCliOptions>();
   sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs");
+  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable); its own schedule is the \"hand\" method");
+  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
   sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it");
   sub.add_option("--device", opt->device, "host (only this machine can be benchmarked)")->capture_default_str();
   sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")->capture_default_str();

@@ -27,6 +27,7 @@
 #include "targets/device.h"
 #include "tools/ktune/bundle_device.h"
 #include "tools/ktune/bundle_runner.h"
+#include "tools/ktune/generated_program.h"
 #include "tools/ktune/device_target.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/export_compile.h"
@@ -64,11 +65,12 @@ std::string shell_quote(const std::string& s) {
 
 nlohmann::ordered_json tensor_files(const std::vector<subgraphs::TensorInfo>& tensors,
                                     const std::vector<std::string>& params, size_t first, const std::string& dir,
-                                    const std::string& suffix) {
+                                    bool reference) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (size_t i = 0; i < tensors.size(); ++i) {
-    out.push_back({{"name", tensors[i].name}, {"shape", tensors[i].shape},
-                   {"file", dir + "/" + params[first + i] + suffix}});
+    out.push_back({{"name", tensors[i].name}, {"dtype", subgraphs::to_string(tensors[i].dtype)},
+                   {"shape", tensors[i].shape}, {"mins", tensors[i].mins_or_zero()},
+                   {"file", dir + "/" + data_file(params[first + i], tensors[i].dtype, reference)}});
   }
   return out;
 }
@@ -179,9 +181,9 @@ int run_bundle(const BundleOptions& opt) {
                                       {"origin", origins[c]},
                                       {"schedule_hash", k.schedule_hash},
                                       {"schedule", k.schedule.to_json()},
-                                      {"inputs", tensor_files(k.subgraph->inputs(), params, 0, dir, ".f32")},
+                                      {"inputs", tensor_files(k.subgraph->inputs(), params, 0, dir, false)},
                                       {"outputs", tensor_files(k.subgraph->outputs(), params,
-                                                               k.subgraph->inputs().size(), dir, ".ref.f32")}});
+                                                               k.subgraph->inputs().size(), dir, true)}});
   }
   write_text(out / "manifest.json", manifest.dump(2) + "\n");
   for (size_t c = 0; c < plan.kernels.size(); ++c) {

@@ -35,6 +35,7 @@ struct MeasureOptions {
   std::string spec;                     // JSON spec file; empty when --generator is used
   std::string generator;                // LIB:NAME; empty when a spec is used
   std::vector<std::string> params;      // generator parameters, k=v
+  std::vector<std::string> inputs;   // generator scalar inputs name=value
   std::string schedule_file;            // --schedule FILE: a schedule as JSON
   std::string named;                    // --named naive|heuristic
   double repeat_min_ms = 200;           // minimum total timed time
@@ -81,7 +82,7 @@ int run_measure(const MeasureOptions& opt) {
   if (!opt.spec.empty()) {
     sg = subgraphs::load_spec_subgraph(opt.spec);
   } else {
-    sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params));
+    sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params), parse_params(opt.inputs, "--input"));
   }
   const targets::Device host = targets::detect_host_device();
   const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
@@ -149,6 +150,7 @@ CommandRunner register_measure(CLI::App& sub) {
   sub.add_option("spec", opt->spec, "JSON spec file of the subgraph");
   sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME instead of a spec");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
   sub.add_option("--schedule", opt->schedule_file, "a schedule as JSON (see `ktune space`)");
   sub.add_option("--named", opt->named, "a named schedule: naive (everything at root, serial) or heuristic")
       ->check(CLI::IsMember({"naive", "heuristic"}));

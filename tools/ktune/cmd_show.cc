@@ -2,6 +2,7 @@
 // Prints each subgraph's workload key, shapes, stages with their loops, FLOPs and bytes;
 // with --check it also runs the trivially scheduled pipeline on seeded inputs and
 // compares it with the reference. Exit code 1 if any check fails.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -28,10 +29,14 @@ struct ShowOptions {
   std::vector<std::string> specs;       // JSON spec files
   std::vector<std::string> generators;  // LIB:NAME
   std::vector<std::string> params;      // generator parameters, k=v
+  std::vector<std::string> inputs;      // generator scalar inputs, name=value
   bool check = false;                   // run and compare with the reference
   uint64_t seed = 1;                    // seed of the generated inputs
   std::string format = "text";
 };
+
+// A check runs the trivially scheduled pipeline once, in a child process.
+constexpr double kCheckTimeoutMs = 600000;
 
 std::string loops_text(const std::vector<subgraphs::LoopInfo>& loops) {
   std::string s;
@@ -45,6 +50,20 @@ std::string tensors_text(const std::vector<subgraphs::TensorInfo>& tensors) {
   std::string s;
   for (const auto& t : tensors) {
     s += (s.empty() ? "" : "  ") + t.name + " " + subgraphs::to_string(t.dtype) + subgraphs::shape_to_string(t.shape);
+    const std::vector<int64_t> mins = t.mins_or_zero();
+    if (std::any_of(mins.begin(), mins.end(), [](int64_t m) { return m != 0; })) {
+      s += " at " + subgraphs::shape_to_string(mins);
+    }
+  }
+  return s;
+}
+
+std::string scalars_text(const std::vector<subgraphs::ScalarInfo>& scalars) {
+  std::string s;
+  for (const auto& v : scalars) {
+    char value[64];
+    std::snprintf(value, sizeof(value), "%.9g", v.value);
+    s += (s.empty() ? "" : "  ") + v.name + " " + subgraphs::to_string(v.dtype) + " = " + value;
   }
   return s;
 }
@@ -60,10 +79,16 @@ nlohmann::json to_json(const Subgraph& sg, const CheckResult* check) {
   for (const auto* list : {&sg.inputs(), &sg.outputs()}) {
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& t : *list) {
-      arr.push_back({{"name", t.name}, {"dtype", subgraphs::to_string(t.dtype)}, {"shape", t.shape}});
+      arr.push_back({{"name", t.name}, {"dtype", subgraphs::to_string(t.dtype)}, {"shape", t.shape},
+                     {"mins", t.mins_or_zero()}});
     }
     j[list == &sg.inputs() ? "inputs" : "outputs"] = arr;
   }
+  nlohmann::json scalars = nlohmann::json::array();
+  for (const auto& v : sg.scalars()) {
+    scalars.push_back({{"name", v.name}, {"dtype", subgraphs::to_string(v.dtype)}, {"value", v.value}});
+  }
+  j["scalars"] = scalars;
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& st : sg.stages()) {
     nlohmann::json s = {{"func", st.func}, {"stage", st.stage}, {"output", st.is_output}};
@@ -78,7 +103,7 @@ nlohmann::json to_json(const Subgraph& sg, const CheckResult* check) {
   if (check) {
     j["check"] = {{"passed", check->passed()},
                   {"max_relative_error", check->error.empty() ? check->comparison.max_error : -1.0},
-                  {"tolerance", subgraphs::kTolerance},
+                  {"tolerance", check->comparison.tolerance},
                   {"compile_ms", check->compile_ms},
                   {"run_ms", check->run_ms},
                   {"reference_ms", check->reference_ms},
@@ -91,6 +116,7 @@ void print_text(const Subgraph& sg, const std::string& source, const CheckResult
   std::printf("workload  %s (%s %s)\n", sg.name().c_str(), sg.kind().c_str(), source.c_str());
   std::printf("key       %s\nfamily    %s\n", sg.key().key.c_str(), sg.key().family_key.c_str());
   std::printf("inputs    %s\noutputs   %s\n", tensors_text(sg.inputs()).c_str(), tensors_text(sg.outputs()).c_str());
+  if (!sg.scalars().empty()) std::printf("scalars   %s\n", scalars_text(sg.scalars()).c_str());
   std::printf("flops     %.4g GFLOP   bytes %.4g MB   intensity %.3g FLOP/byte\n", sg.flops() / 1e9,
               sg.compulsory_bytes() / 1e6, sg.flops() / sg.compulsory_bytes());
   std::printf("stages    (loops innermost first, name:extent)\n");
@@ -105,7 +131,7 @@ void print_text(const Subgraph& sg, const std::string& source, const CheckResult
       std::printf("check     FAILED: %s\n", check->error.c_str());
     } else {
       std::printf("check     %s  %s (tolerance %.0e; compile %.0f ms, run %.0f ms, reference %.0f ms)\n",
-                  check->passed() ? "ok" : "FAILED", check->comparison.describe().c_str(), subgraphs::kTolerance,
+                  check->passed() ? "ok" : "FAILED", check->comparison.describe().c_str(), check->comparison.tolerance,
                   check->compile_ms, check->run_ms, check->reference_ms);
     }
   }
@@ -121,9 +147,13 @@ int run_show(const ShowOptions& opt) {
   }
   std::vector<std::pair<std::unique_ptr<Subgraph>, std::string>> subgraphs;
   for (const std::string& path : opt.specs) subgraphs.emplace_back(subgraphs::load_spec_subgraph(path), path);
+  if (!opt.inputs.empty() && opt.generators.empty()) {
+    throw UserError("show: --input sets generator scalar inputs and needs --generator");
+  }
   const auto params = parse_params(opt.params);
+  const auto inputs = parse_params(opt.inputs, "--input");
   for (const std::string& ref : opt.generators) {
-    subgraphs.emplace_back(subgraphs::load_generator_subgraph(ref, params), ref);
+    subgraphs.emplace_back(subgraphs::load_generator_subgraph(ref, params, inputs), ref);
   }
 
   nlohmann::json all = nlohmann::json::array();
@@ -134,7 +164,7 @@ int run_show(const ShowOptions& opt) {
     CheckResult result;
     if (opt.check) {
       if (opt.format == "text") std::fprintf(stderr, "checking %s ...\n", sg->name().c_str());
-      result = subgraphs::check_subgraph(*sg, opt.seed);
+      result = subgraphs::check_subgraph_isolated(*sg, opt.seed, kCheckTimeoutMs);
       all_passed &= result.passed();
     }
     if (opt.format == "json") {
@@ -164,6 +194,7 @@ CommandRunner register_show(CLI::App& sub) {
   sub.add_option("specs", opt->specs, "JSON spec files of subgraphs");
   sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (a shared library and a generator name)");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
   sub.add_flag("--check", opt->check, "run with the trivial schedule and compare with the reference");
   sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();

@@ -38,6 +38,7 @@ struct TuneCliOptions {
   std::vector<std::string> specs;
   std::vector<std::string> generators;
   std::vector<std::string> params;
+  std::vector<std::string> inputs;   // generator scalar inputs name=value
   std::string db;
   std::string device;  // empty: host, or this machine's GPU with --target cuda
   std::string target;
@@ -94,7 +95,7 @@ int run_tune(const TuneCliOptions& opt) {
   o.ktune_version = KTUNE_VERSION;
   o.halide_version = kHalideVersion;
 
-  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params);
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
 
   search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
   std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),
@@ -121,8 +122,17 @@ int run_tune(const TuneCliOptions& opt) {
                 rate(t).c_str(), trials.c_str(), ratio(t.heuristic_ns, t.best_ns).c_str(),
                 ratio(t.first_ns, t.best_ns).c_str());
   }
+  bool any_ok = false;
+  for (const search::TaskSummary& t : summary.tasks) {
+    any_ok |= t.best_ns > 0;
+    if (!t.stopped.empty()) std::printf("%s: %s\n", t.name.c_str(), t.stopped.c_str());
+  }
   std::printf("\n%s after %s and %d trials; results in %s\n", summary.interrupted ? "Interrupted" : "Done",
               search::format_seconds(summary.elapsed_s).c_str(), summary.trials, summary.db_path.c_str());
+  if (!any_ok && !summary.interrupted) {
+    std::fprintf(stderr, "ktune tune: no subgraph has a schedule that ran correctly\n");
+    return kExitFailure;
+  }
   return kExitOk;
 }
 
@@ -133,6 +143,7 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs to tune");
   sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable)");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
+  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
   sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
   sub.add_option("--device", opt->device,
                  "device to tune for: host (default), cuda (this machine's first GPU) or a known card here (h100, ...)");

@@ -9,7 +9,7 @@ CompileStats compile_library(const ExportPlan& plan, const std::string& archive_
                              int threads) {
   std::vector<targets::AotKernel> kernels;
   for (const PlannedKernel& k : plan.kernels) {
-    kernels.push_back({k.function, k.applied.built->pipeline, targets::buffer_arguments(k.applied.built->inputs)});
+    kernels.push_back({k.function, k.applied.built->pipeline, targets::kernel_arguments(k.applied.built->inputs, k.applied.built->scalars)});
   }
   const targets::AotLibraryStats s =
       targets::write_static_library(kernels, plan.halide_target, archive_path, work_dir, threads);

@@ -1,5 +1,6 @@
 #include "tools/ktune/export_files.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
@@ -11,23 +12,31 @@
 #include "common/error.h"
 #include "search/progress.h"
 #include "targets/c_identifier.h"
+#include "tools/ktune/generated_program.h"
 
 namespace ktune::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string shape_text(const subgraphs::Shape& shape) { return subgraphs::shape_to_string(shape); }
+// "[480, 640]", or "[480, 640] at [-2, -2]" for a tensor that does not start at 0.
+std::string region_text(const subgraphs::TensorInfo& t) {
+  const std::vector<int64_t> mins = t.mins_or_zero();
+  const bool at_zero = std::all_of(mins.begin(), mins.end(), [](int64_t m) { return m == 0; });
+  return subgraphs::shape_to_string(t.shape) + (at_zero ? "" : " at " + subgraphs::shape_to_string(mins));
+}
 
 nlohmann::ordered_json tensors_json(const std::vector<subgraphs::TensorInfo>& tensors) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const auto& t : tensors) out.push_back({{"name", t.name}, {"dtype", subgraphs::to_string(t.dtype)}, {"shape", t.shape}});
+  for (const auto& t : tensors) {
+    out.push_back({{"name", t.name}, {"dtype", subgraphs::to_string(t.dtype)}, {"shape", t.shape}, {"mins", t.mins_or_zero()}});
+  }
   return out;
 }
 
-void write_floats(const fs::path& path, const std::vector<float>& data) {
+void write_bytes(const fs::path& path, const std::vector<uint8_t>& data) {
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size() * sizeof(float)));
+  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
   if (!out) throw UserError(format_user_error(path.string(), "", "cannot write test data"));
 }
 
@@ -39,11 +48,29 @@ std::string guard_of(const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> parameter_names(const PlannedKernel& k) {
+namespace {
+
+// C names of every parameter of k's function: inputs, outputs, then scalars.
+std::vector<std::string> all_parameter_names(const PlannedKernel& k) {
   std::vector<std::string> names;
   for (const auto& t : k.subgraph->inputs()) names.push_back(t.name);
   for (const auto& t : k.subgraph->outputs()) names.push_back(t.name);
+  for (const auto& s : k.subgraph->scalars()) names.push_back(s.name);
   return targets::unique_c_identifiers(names, "");
+}
+
+}  // namespace
+
+std::vector<std::string> parameter_names(const PlannedKernel& k) {
+  std::vector<std::string> names = all_parameter_names(k);
+  names.resize(k.subgraph->inputs().size() + k.subgraph->outputs().size());
+  return names;
+}
+
+std::vector<std::string> scalar_params(const PlannedKernel& k) {
+  const std::vector<std::string> names = all_parameter_names(k);
+  const size_t buffers = k.subgraph->inputs().size() + k.subgraph->outputs().size();
+  return std::vector<std::string>(names.begin() + static_cast<std::ptrdiff_t>(buffers), names.end());
 }
 
 std::string library_file(const std::string& name) { return "lib" + name + ".a"; }
@@ -61,11 +88,12 @@ std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
     << "// Halide target " << plan.halide_target << ".\n"
     << "// Link lib" << info.name << ".a (it holds one Halide runtime) with -lpthread -ldl.\n"
     << "//\n"
-    << "// Every function takes halide_buffer_t pointers, the inputs in the order listed and then the\n"
-    << "// outputs, all float32, and returns 0 or a halide_error_code_t. Shapes below are written\n"
-    << "// outermost first (row-major, as in the spec); Halide buffers are innermost first, so\n"
-    << "// dim[0] of each buffer is the LAST axis of its shape. Errors are also reported through\n"
-    << "// halide_error, which aborts unless replaced with halide_set_error_handler().\n"
+    << "// Every function takes halide_buffer_t pointers to the inputs in the order listed, then its\n"
+    << "// scalar inputs by value, then pointers to the outputs, and returns 0 or a halide_error_code_t.\n"
+    << "// Shapes below are written outermost first (row-major, as in the spec); Halide buffers are\n"
+    << "// innermost first, so dim[0] of each buffer is the LAST axis of its shape. A region \"at\" a\n"
+    << "// point starts there (dim[i].min). Errors are also reported through halide_error, which\n"
+    << "// aborts unless replaced with halide_set_error_handler().\n"
     << "#ifndef " << guard_of(info.name) << "\n#define " << guard_of(info.name) << "\n\n"
     << "#include \"HalideRuntime.h\"\n\n"
     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
@@ -74,10 +102,13 @@ std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
     h << "\n// " << k.workload_name << " (workload " << k.workload_key << ")\n";
     size_t p = 0;
     for (const auto& t : k.subgraph->inputs()) {
-      h << "//   input  " << params[p++] << ": " << subgraphs::to_string(t.dtype) << " " << shape_text(t.shape) << "\n";
+      h << "//   input  " << params[p++] << ": " << subgraphs::to_string(t.dtype) << " " << region_text(t) << "\n";
+    }
+    for (const auto& s : k.subgraph->scalars()) {
+      h << "//   scalar " << s.name << ": " << subgraphs::to_string(s.dtype) << " (tuned at " << scalar_literal(s) << ")\n";
     }
     for (const auto& t : k.subgraph->outputs()) {
-      h << "//   output " << params[p++] << ": " << subgraphs::to_string(t.dtype) << " " << shape_text(t.shape) << "\n";
+      h << "//   output " << params[p++] << ": " << subgraphs::to_string(t.dtype) << " " << region_text(t) << "\n";
     }
     h << "//   schedule " << k.schedule_hash;
     if (k.tuned) {
@@ -88,7 +119,13 @@ std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
       h << " (FALLBACK: " << k.fallback << " schedule, not measured; " << k.fallback_reason << ")\n";
     }
     h << "int " << k.function << "(";
-    for (size_t i = 0; i < params.size(); ++i) h << (i ? ", " : "") << "struct halide_buffer_t *" << params[i];
+    const size_t inputs = k.subgraph->inputs().size();
+    for (size_t i = 0; i < inputs; ++i) h << (i ? ", " : "") << "struct halide_buffer_t *" << params[i];
+    for (size_t i = 0; i < k.subgraph->scalars().size(); ++i) {
+      const subgraphs::ScalarInfo& s = k.subgraph->scalars()[i];
+      h << (inputs + i ? ", " : "") << subgraphs::c_type_name(s.dtype) << " " << scalar_params(k)[i];
+    }
+    for (size_t i = inputs; i < params.size(); ++i) h << ", struct halide_buffer_t *" << params[i];
     h << ");\n";
   }
   h << "\n#ifdef __cplusplus\n}  // extern \"C\"\n#endif\n\n#endif  // " << guard_of(info.name) << "\n";
@@ -177,8 +214,8 @@ void write_test_data(const ExportPlan& plan, uint64_t seed, const std::string& d
     const std::vector<subgraphs::Tensor> refs = k.subgraph->reference(inputs);
     const std::vector<std::string> params = parameter_names(k);
     size_t p = 0;
-    for (const subgraphs::Tensor& t : inputs) write_floats(d / (params[p++] + ".f32"), t.data);
-    for (const subgraphs::Tensor& t : refs) write_floats(d / (params[p++] + ".ref.f32"), t.data);
+    for (const subgraphs::Tensor& t : inputs) write_bytes(d / data_file(params[p++], t.dtype, false), t.bytes);
+    for (const subgraphs::Tensor& t : refs) write_bytes(d / data_file(params[p++], t.dtype, true), t.bytes);
   }
 }
 

@@ -27,6 +27,9 @@ struct ExportInfo {
 // Parameter names of a kernel's function, inputs then outputs: the tensor names made C
 // identifiers and distinct. The header and the test-data files use them.
 std::vector<std::string> parameter_names(const PlannedKernel& k);
+// The C names of k's scalar parameters, in Subgraph::scalars() order, unique among all of
+// its parameter names.
+std::vector<std::string> scalar_params(const PlannedKernel& k);
 
 // Paths inside the export directory, relative to it.
 std::string library_file(const std::string& name);           // "lib<name>.a"
@@ -47,7 +50,7 @@ nlohmann::ordered_json manifest_json(const ExportPlan& plan, const ExportInfo& i
 // One line per kernel with a loud FALLBACK marker for untuned ones, for stdout.
 std::string manifest_table(const nlohmann::ordered_json& manifest);
 
-// Writes the seeded inputs (<input>.f32) and the reference outputs (<output>.ref.f32) of
+// Writes the seeded inputs (<input>.<dtype>) and the reference outputs (<output>.ref.<dtype>) of
 // every kernel under `dir`/test_data_dir(k)/, row-major float32 in the machine's byte
 // order; a folder shared by several kernels (of one workload) is written, and its reference
 // computed, once. Throws UserError naming the file when writing fails.

@@ -1,22 +1,66 @@
 #include "tools/ktune/generated_program.h"
 
+#include <cstdio>
+
+#include "common/error.h"
+#include "subgraphs/compare.h"
+
 namespace ktune::cli {
 
 const char* generated_buffer_helpers() {
-  // Keep max_error in step with subgraphs/compare.h (the 1% floor of the denominator).
+  // Keep max_error in step with subgraphs/compare.h (the 1% floor of the denominator, exact
+  // integers) and the half conversions with subgraphs/dtype.h.
   return R"(// Shapes are outermost first; Halide buffers innermost first, so dimensions are reversed.
-Buffer<float> make(std::vector<int> shape) {
+template <typename T>
+Buffer<T> make(std::vector<int> shape, std::vector<int> mins) {
   std::reverse(shape.begin(), shape.end());
-  return Buffer<float>(shape);
+  std::reverse(mins.begin(), mins.end());
+  Buffer<T> b(shape);
+  b.set_min(mins);
+  return b;
 }
 
-// Largest |out - ref| / max(|ref|, 1% of max |ref|); infinity for NaN.
-double max_error(const Buffer<float>& got, const Buffer<float>& want) {
+template <typename T>
+bool read_file(Buffer<T>& b, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(b.size_in_bytes()));
+  return static_cast<bool>(in);
+}
+
+double half_value(uint16_t h) {
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0) return sign * std::ldexp(double(m), -24);
+  if (e == 0x1f) return m ? NAN : sign * INFINITY;
+  return sign * std::ldexp(double(1024 + m), e - 25);
+}
+
+double bf16_value(uint16_t b) {
+  const uint32_t bits = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+template <typename T>
+double element_value(T v, char kind) {
+  if (kind == 'h') return half_value(static_cast<uint16_t>(v));
+  if (kind == 'b') return bf16_value(static_cast<uint16_t>(v));
+  return double(v);
+}
+
+// Floats: largest |out - ref| / max(|ref|, 1% of max |ref|). Integers: largest |out - ref|.
+// Infinity for NaN.
+template <typename T>
+double max_error(const Buffer<T>& got, const Buffer<T>& want, char kind) {
   double max_ref = 0, worst = 0;
-  for (size_t i = 0; i < want.number_of_elements(); ++i) max_ref = std::max(max_ref, std::fabs(double(want.data()[i])));
-  for (size_t i = 0; i < want.number_of_elements(); ++i) {
-    const double err = std::fabs(double(got.data()[i]) - double(want.data()[i])) /
-                       std::max(std::fabs(double(want.data()[i])), 0.01 * max_ref);
+  const size_t n = want.number_of_elements();
+  if (kind != 'i') {
+    for (size_t i = 0; i < n; ++i) max_ref = std::max(max_ref, std::fabs(element_value(want.data()[i], kind)));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const double g = element_value(got.data()[i], kind), w = element_value(want.data()[i], kind);
+    const double err = kind == 'i' ? std::fabs(g - w) : std::fabs(g - w) / std::max(std::fabs(w), 0.01 * max_ref);
     worst = std::max(worst, std::isnan(err) ? INFINITY : err);
   }
   return worst;
@@ -29,6 +73,33 @@ std::string shape_initializer(const subgraphs::Shape& shape) {
   std::string s = "{";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "}";
+}
+
+std::string buffer_definition(const std::string& var, const subgraphs::TensorInfo& t) {
+  const std::string c = subgraphs::c_type_name(t.dtype);
+  return "Buffer<" + c + "> " + var + " = make<" + c + ">(" + shape_initializer(t.shape) + ", " +
+         shape_initializer(t.mins_or_zero()) + ")";
+}
+
+char error_kind(subgraphs::DType dtype) {
+  if (dtype == subgraphs::DType::kF16) return 'h';
+  if (dtype == subgraphs::DType::kBF16) return 'b';
+  return subgraphs::is_float(dtype) ? 'f' : 'i';
+}
+
+std::string data_file(const std::string& param, subgraphs::DType dtype, bool reference) {
+  return param + (reference ? ".ref." : ".") + subgraphs::to_string(dtype);
+}
+
+std::string scalar_literal(const subgraphs::ScalarInfo& s) {
+  if (s.dtype == subgraphs::DType::kF16 || s.dtype == subgraphs::DType::kBF16) {
+    throw UserError("scalar input \"" + s.name + "\" is " + subgraphs::to_string(s.dtype) +
+                    ", which a generated C++ program cannot pass");
+  }
+  if (s.dtype == subgraphs::DType::kBool) return s.value != 0 ? "true" : "false";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, subgraphs::is_float(s.dtype) ? "%.17g" : "%.0f", s.value);
+  return subgraphs::c_type_name(s.dtype) + "(" + buf + ")";
 }
 
 }  // namespace ktune::cli

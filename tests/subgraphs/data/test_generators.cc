@@ -55,7 +55,57 @@ class RowSum : public Generator<RowSum> {
   Func sums{"sums"};
 };
 
+// A gain applied to an image: a scalar input with no estimate, which must be given.
+class UnestimatedGain : public Generator<UnestimatedGain> {
+ public:
+  Input<Buffer<float>> input{"input", 1};
+  Input<float> gain{"gain"};
+  Output<Buffer<float>> output{"output", 1};
+
+  void generate() { output(x) = input(x) * gain; }
+  void schedule() { output.set_estimates({{0, 32}}); }
+
+ private:
+  Var x{"x"};
+};
+
+// A Generator that dies while building (as buggy user code does): ktune must survive it.
+class CrashingGenerator : public Generator<CrashingGenerator> {
+ public:
+  Input<Buffer<float>> input{"input", 1};
+  Output<Buffer<float>> output{"output", 1};
+
+  void generate() {
+    volatile int* nowhere = nullptr;
+    output(x) = input(x) + static_cast<float>(*nowhere);
+  }
+
+ private:
+  Var x{"x"};
+};
+
+// A pipeline whose every run fails at its default limit (a require() on a scalar): its
+// reference cannot be computed, and tuning it must stop at once and say why.
+class RequiredLimit : public Generator<RequiredLimit> {
+ public:
+  Input<Buffer<float>> input{"input", 1};
+  Input<float> limit{"limit"};
+  Output<Buffer<float>> output{"output", 1};
+
+  void generate() { output(x) = require(limit > 2.0f, input(x) * limit, "limit must be above 2, it is", limit); }
+  void schedule() {
+    limit.set_estimate(1.0f);
+    output.set_estimates({{0, 64}});
+  }
+
+ private:
+  Var x{"x"};
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(ScaledBlur, ktune_test_blur)
 HALIDE_REGISTER_GENERATOR(RowSum, ktune_test_rowsum)
+HALIDE_REGISTER_GENERATOR(UnestimatedGain, ktune_test_unestimated_gain)
+HALIDE_REGISTER_GENERATOR(CrashingGenerator, ktune_test_crash)
+HALIDE_REGISTER_GENERATOR(RequiredLimit, ktune_test_required_limit)

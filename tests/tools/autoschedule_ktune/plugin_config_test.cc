@@ -12,7 +12,7 @@ class PluginConfigTest : public ::testing::Test {
   void SetUp() override { clear(); }
   void TearDown() override { clear(); }
   static void clear() {
-    for (const char* name : {"KTUNE_DB", "KTUNE_DEVICE", "KTUNE_FALLBACK_AUTOSCHEDULER"}) unsetenv(name);
+    for (const char* name : {"KTUNE_DB", "KTUNE_DEVICE", "KTUNE_FALLBACK_AUTOSCHEDULER", "KTUNE_INPUTS"}) unsetenv(name);
   }
 };
 
@@ -21,6 +21,17 @@ TEST_F(PluginConfigTest, UnsetVariablesGiveNoDatabaseTheHostAndAdams2019) {
   EXPECT_EQ(c.db, "");
   EXPECT_EQ(c.device, "");
   EXPECT_EQ(c.fallback, "Adams2019");
+  EXPECT_TRUE(c.inputs.empty());
+}
+
+TEST_F(PluginConfigTest, ScalarInputsAreNameValuePairs) {
+  setenv("KTUNE_INPUTS", "sigma=1.5,levels=3", 1);
+  PluginConfig c = config_from_environment();
+  EXPECT_EQ(c.inputs, (std::map<std::string, std::string>{{"levels", "3"}, {"sigma", "1.5"}}));
+  EXPECT_EQ(c.inputs_error, "");
+  setenv("KTUNE_INPUTS", "sigma", 1);
+  c = config_from_environment();
+  EXPECT_NE(c.inputs_error.find("expected name=value"), std::string::npos) << c.inputs_error;
 }
 
 TEST_F(PluginConfigTest, ReadsEveryVariable) {

@@ -30,7 +30,7 @@ Prepared prepare(const std::string& text) {
   Prepared p;
   p.subgraph = std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "<test>"));
   p.data = measure::internal::prepare_workload(*p.subgraph, 1, 60000);
-  for (const auto& b : p.data->inputs) p.inputs.inputs.push_back(b.data());
+  for (const auto& b : p.data->inputs) p.inputs.inputs.push_back(static_cast<const float*>(b.data()));
   p.inputs.output = p.subgraph->outputs().front();
   p.inputs.reference = &p.data->reference.front();
   return p;
@@ -78,11 +78,11 @@ TEST(LibraryRunner, OnednnRunsConvSoftmaxLayernormAndChains) {
 TEST(LibraryRunner, PerturbedOutputIsAWrongResult) {
   Prepared p = prepare(kMlp);
   const subgraphs::Tensor& ref = *p.inputs.reference;
-  std::vector<float> output(ref.data.size());
-  auto right = [&] { output = ref.data; };
+  std::vector<float> output(ref.size());
+  auto right = [&] { output = ref.floats(); };
   EXPECT_TRUE(verify_and_time(right, output, p.inputs.output, ref, quick()).ok());
   auto perturbed = [&] {
-    output = ref.data;
+    output = ref.floats();
     output[output.size() / 2] += 0.5f;
   };
   const measure::MeasureResult r = verify_and_time(perturbed, output, p.inputs.output, ref, quick());

@@ -1,4 +1,4 @@
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <thread>
 
-namespace ktune::measure::internal {
+namespace ktune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -123,4 +123,4 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
   return out;
 }
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune

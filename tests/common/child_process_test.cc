@@ -1,4 +1,4 @@
-#include "measure/internal/child_process.h"
+#include "common/child_process.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace ktune::measure::internal {
+namespace ktune {
 namespace {
 
 TEST(MeasureChildProcessTest, ReturnsWhatTheChildWrote) {
@@ -58,4 +58,4 @@ TEST(MeasureChildProcessTest, KillsAChildThatClosedItsPipeButHangs) {
 }
 
 }  // namespace
-}  // namespace ktune::measure::internal
+}  // namespace ktune

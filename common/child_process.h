@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace ktune::measure::internal {
+namespace ktune {
 
 // How the child ended and what it wrote.
 struct ChildOutcome {
@@ -31,4 +31,4 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
 // Writes all of `size` bytes, retrying partial writes and EINTR; false on any error.
 bool write_all(int fd, const void* data, size_t size);
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune

@@ -1,0 +1,54 @@
+#include "scheduler/inline_cost.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <utility>
+
+namespace ktune::scheduler {
+namespace {
+
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max() / 2;
+
+int64_t saturating_add(int64_t a, int64_t b) { return std::min(kSaturated, a + b); }
+
+bool is_inlined(const Schedule& schedule, const FuncAnalysis& fa) {
+  const FuncSchedule* fs = schedule.find(fa.name);
+  return fs && fs->compute.kind == ComputeLocation::Kind::kInline;
+}
+
+// Distinct (producer, access) pairs of a stage.
+std::set<std::pair<int, std::string>> distinct_reads(const StageAnalysis& sa) {
+  std::set<std::pair<int, std::string>> reads;
+  for (const ProducerUse& use : sa.uses) {
+    if (use.func >= 0) reads.insert({use.func, use.access});
+  }
+  return reads;
+}
+
+int64_t stage_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage, int depth) {
+  const StageAnalysis& sa = analysis.funcs[func].stages[stage];
+  int64_t ops = std::max(1, sa.arith_ops);
+  if (depth > 64) return kSaturated;  // a cycle would be a malformed analysis
+  for (const auto& [producer, access] : distinct_reads(sa)) {
+    if (producer == func || !is_inlined(schedule, analysis.funcs[producer])) continue;
+    ops = saturating_add(ops, stage_ops(analysis, schedule, producer, 0, depth + 1));
+  }
+  return ops;
+}
+
+}  // namespace
+
+int64_t inlined_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
+  return stage_ops(analysis, schedule, func, stage, 0);
+}
+
+bool reads_a_stencil_of(const Analysis& analysis, int consumer, int stage, int producer) {
+  int points = 0;
+  for (const auto& [func, access] : distinct_reads(analysis.funcs[consumer].stages[stage])) {
+    if (func == producer) ++points;
+  }
+  return points > 1;
+}
+
+}  // namespace ktune::scheduler
