@@ -47,6 +47,13 @@ void record_status(int status, ChildOutcome& out) {
 
 }  // namespace
 
+std::string describe_abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms) {
+  if (!child.error.empty()) return child.error;
+  if (child.timed_out) return what + " did not finish within " + std::to_string(static_cast<int64_t>(timeout_ms / 1000)) + " s";
+  if (child.signal) return what + " crashed the process (" + strsignal(child.signal) + ")";
+  return "";
+}
+
 bool write_all(int fd, const void* data, size_t size) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {

@@ -28,6 +28,11 @@ inline constexpr int kChildExceptionExit = 3;
 // while no other thread of this process holds a Halide or LLVM lock (no compile running).
 ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeout_ms);
 
+// How a child given `what` to do ("building generator blur") ended when it did not exit:
+// "... did not finish within 60 s", "... crashed the process (Segmentation fault)", or why
+// it never ran. Empty when it exited (whatever its code).
+std::string describe_abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms);
+
 // Writes all of `size` bytes, retrying partial writes and EINTR; false on any error.
 bool write_all(int fd, const void* data, size_t size);
 

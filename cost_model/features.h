@@ -22,7 +22,7 @@ namespace ktune::cost_model {
 
 // Bump whenever a field is added, removed, reordered or computed differently: models store
 // it and a model of another version is refused.
-inline constexpr int kFeatureVersion = 2;  // 2: the gpu group
+inline constexpr int kFeatureVersion = 3;  // 2: the gpu group; 3: bytes per element of each buffer's type
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h

@@ -223,6 +223,15 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
     const HI::Box& box = boxes.at(f.name());
     for (size_t d = 0; d < fa.args.size(); ++d) fa.extents.push_back(box_extent(box, d));
 
+    fa.element_bytes = 1;
+    for (const Halide::Type& t : f.output_types()) fa.element_bytes = std::max(fa.element_bytes, t.bytes());
+    fa.reduced_dims.assign(fa.args.size(), false);
+    for (const auto& u : f.updates()) {
+      for (size_t d = 0; d < u.args().size() && d < fa.reduced_dims.size(); ++d) {
+        const auto* v = u.args()[d].as<HI::Variable>();
+        if (!v || v->name != f.args()[d]) fa.reduced_dims[d] = true;
+      }
+    }
     std::vector<const HI::Definition*> defs = {&f.definition()};
     for (const auto& u : f.updates()) defs.push_back(&u);
     for (size_t s = 0; s < defs.size(); ++s) {
@@ -321,6 +330,7 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         } else {
           use.name = call->name;
         }
+        use.element_bytes = std::max(1, call->type.bytes());
         const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
         use.access = relation(target_name, call->args, use.affine);
         VariableNames vn;
@@ -330,6 +340,14 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
         for (size_t l = 0; l < sa.loops.size(); ++l) {
           if (vn.names.count(halide_loops[l])) use.index_loops.push_back(sa.loops[l].name);
           if (first.names.count(halide_loops[l])) use.contiguous_loops.push_back(sa.loops[l].name);
+        }
+        for (const Halide::Expr& a : call->args) {
+          VariableNames in_index;
+          a.accept(&in_index);
+          use.dim_loops.emplace_back();
+          for (size_t l = 0; l < sa.loops.size(); ++l) {
+            if (in_index.names.count(halide_loops[l])) use.dim_loops.back().push_back(sa.loops[l].name);
+          }
         }
         if (use.func == static_cast<int>(i)) {
           // Reading itself: a non-affine self access makes every loop suspect.

@@ -32,9 +32,12 @@ struct ProducerUse {
   std::string name;          // Func name or input name
   std::string access;        // isl relation from the stage's loops to the producer's elements
   bool affine = true;        // false when `access` is a conservative over-approximation
+  int element_bytes = 4;     // bytes of one element of what it reads
   std::vector<std::string> index_loops;  // loops of the calling stage that appear in the indices
   std::vector<std::string> contiguous_loops;  // those that appear in the innermost (contiguous) index;
                                               // empty for a call without arguments
+  std::vector<std::vector<std::string>> dim_loops;  // per index of the call, dimension 0 first: the
+                                                    // loops of the calling stage it uses
 };
 
 // A pure definition (stage 0) or an update (stage k = update k-1).
@@ -70,6 +73,10 @@ struct FuncAnalysis {
   bool is_output = false;
   std::vector<std::string> args;     // pure variables, innermost first
   std::vector<int64_t> extents;      // extent of each pure variable's region
+  int element_bytes = 4;             // bytes of one stored element (the widest of a Tuple's values)
+  std::vector<bool> reduced_dims;    // per pure variable: an update writes along it with reduction
+                                     // variables or data (a scan along it, a scatter), so a tile of
+                                     // it still runs the whole reduction
   std::vector<StageAnalysis> stages;
   std::vector<std::pair<int, int>> consumers;  // (func index, stage) of every stage that calls it
   bool has_updates() const { return stages.size() > 1; }

@@ -31,11 +31,19 @@ class Applier {
   Applier(const Analysis& analysis, std::map<std::string, FuncHandle> funcs)
       : analysis_(analysis), funcs_(std::move(funcs)) {}
 
-  // The C++ identifier of a loop variable: its name made identifier-safe, with "_v"
-  // appended when a Func has the same name (a Func "y" and a Var "y" cannot share it).
-  std::string ident(const std::string& loop) const {
-    std::string id = loop_identifier(loop);
-    while (funcs_.count(id)) id += "_v";
+  // The C++ identifier of loop `loop` of the stage being scheduled (names_): its canonical
+  // name made identifier-safe, "_v" appended while a Func has that name (a Func "y" and a Var
+  // "y" cannot share it), and "_2", "_3", ... when another Halide variable has it already
+  // (two Funcs whose unnamed Vars are both "v").
+  std::string ident(const std::string& loop) {
+    const std::string halide_name = names_ ? names_->halide(loop) : loop;
+    if (auto it = idents_.find(halide_name); it != idents_.end()) return it->second;
+    std::string base = loop_identifier(loop);
+    while (funcs_.count(base)) base += "_v";
+    std::string id = base;
+    for (int n = 2; taken_idents_.count(id); ++n) id = base + "_" + std::to_string(n);
+    taken_idents_.insert(id);
+    idents_[halide_name] = id;
     return id;
   }
 
@@ -71,14 +79,14 @@ class Applier {
     }
   }
 
-  // "  Var x("x"), y_o("y_o");" for the loops used, each under its canonical identifier and
-  // with its Halide name in this build.
-  void declare(std::ostream& os, const char* kind, const std::map<std::string, std::string>& loops) const {
+  // "  Var x("x"), y_o("y_o");" for the loops used, each under its identifier and with its
+  // Halide name in this build.
+  void declare(std::ostream& os, const char* kind, const std::set<std::string>& loops) const {
     if (loops.empty()) return;
     os << "  " << kind;
     bool first = true;
-    for (const auto& [canonical, halide_name] : loops) {
-      os << (first ? " " : ", ") << ident(canonical) << "(\"" << halide_name << "\")";
+    for (const std::string& halide_name : loops) {
+      os << (first ? " " : ", ") << idents_.at(halide_name) << "(\"" << halide_name << "\")";
       first = false;
     }
     os << ";\n";
@@ -110,10 +118,12 @@ class Applier {
     return l && l->is_reduction;
   }
 
-  // The Halide variable of loop `name` (canonical, or a split product) of a stage.
-  Halide::VarOrRVar loop_var(const subgraphs::StageLoopNames& stage, const std::string& name, bool rvar) {
-    const std::string halide_name = stage.halide(name);
-    (rvar ? rvars_ : vars_).emplace(name, halide_name);
+  // The Halide variable of loop `name` (canonical, or a split product) of the stage being
+  // scheduled (names_).
+  Halide::VarOrRVar loop_var(const std::string& name, bool rvar) {
+    const std::string halide_name = names_->halide(name);
+    ident(name);  // named in the source from its first use on
+    (rvar ? rvars_ : vars_).insert(halide_name);
     if (rvar) return Halide::VarOrRVar(Halide::RVar(halide_name));
     return Halide::VarOrRVar(Halide::Var(halide_name));
   }
@@ -133,8 +143,8 @@ class Applier {
         const bool rvar = is_rvar(fs.compute.consumer, fs.compute.consumer_stage, &schedule, fs.compute.loop);
         // Halide 14 only accepts the default stage index (the consumer's last stage); the
         // Space offers only loops of that stage.
-        const subgraphs::StageLoopNames& names = stage_names(fs.compute.consumer, fs.compute.consumer_stage);
-        f.compute_at(Halide::LoopLevel(c, loop_var(names, fs.compute.loop, rvar)));
+        names_ = &stage_names(fs.compute.consumer, fs.compute.consumer_stage);
+        f.compute_at(Halide::LoopLevel(c, loop_var(fs.compute.loop, rvar)));
         body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << ident(fs.compute.loop) << ");\n";
         break;
       }
@@ -161,8 +171,9 @@ class Applier {
     for (const LoopSplit& sp : st.splits) split(s, label, sp, rvar_of_split(fa.stages[st.stage], st, sp));
     if (st.rfactor) {
       Halide::Var u("u");
-      vars_.emplace("u", "u");
-      const Halide::RVar reduced = loop_var(*names_, st.rfactor->loop, true).rvar;
+      vars_.insert("u");
+      ident("u");
+      const Halide::RVar reduced = loop_var(st.rfactor->loop, true).rvar;
       Halide::Func intm = s.rfactor(reduced, u);
       const std::string iname = fs.func + "_intm";
       body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(st.rfactor->loop) << ", u);\n";
@@ -179,7 +190,7 @@ class Applier {
       }
       // What remains of the stage: its pure loops.
       if (!st.parallel.empty()) {
-        s.parallel(loop_var(*names_, st.parallel[0], false));
+        s.parallel(loop_var(st.parallel[0], false));
         body_ << "  " << label << ".parallel(" << ident(st.parallel[0]) << ");\n";
       }
       return;
@@ -189,21 +200,21 @@ class Applier {
       std::string fused = st.parallel[0];
       for (size_t i = 1; i < st.parallel.size(); ++i) {
         const std::string next = fused + "_" + st.parallel[i];
-        s.fuse(loop_var(*names_, st.parallel[i], false), loop_var(*names_, fused, false), loop_var(*names_, next, false));
+        s.fuse(loop_var(st.parallel[i], false), loop_var(fused, false), loop_var(next, false));
         body_ << "  " << label << ".fuse(" << ident(st.parallel[i]) << ", " << ident(fused) << ", "
               << ident(next) << ");\n";
         fused = next;
       }
-      s.parallel(loop_var(*names_, fused, false));
+      s.parallel(loop_var(fused, false));
       body_ << "  " << label << ".parallel(" << ident(fused) << ");\n";
     }
     apply_gpu(f, s, fs.func, label, st, rvar);
     if (!st.vectorize.empty()) {
-      s.vectorize(loop_var(*names_, st.vectorize, rvar(st.vectorize)));
+      s.vectorize(loop_var(st.vectorize, rvar(st.vectorize)));
       body_ << "  " << label << ".vectorize(" << ident(st.vectorize) << ");\n";
     }
     for (const std::string& u : st.unroll) {
-      s.unroll(loop_var(*names_, u, rvar(u)));
+      s.unroll(loop_var(u, rvar(u)));
       body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
     }
   }
@@ -213,7 +224,7 @@ class Applier {
   // default (also guarded).
   void split(Halide::Stage s, const std::string& label, const LoopSplit& sp, bool r) {
     const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
-    s.split(loop_var(*names_, sp.loop, r), loop_var(*names_, sp.outer, r), loop_var(*names_, sp.inner, r), static_cast<int>(sp.factor), tail);
+    s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
     body_ << "  " << label << ".split(" << ident(sp.loop) << ", " << ident(sp.outer) << ", "
           << ident(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
   }
@@ -225,7 +236,7 @@ class Applier {
     std::vector<Halide::VarOrRVar> order;
     body_ << "  " << label << ".reorder(";
     for (size_t i = 0; i < loops.size(); ++i) {
-      order.push_back(loop_var(*names_, loops[i], rvar(loops[i])));
+      order.push_back(loop_var(loops[i], rvar(loops[i])));
       body_ << (i ? ", " : "") << ident(loops[i]);
     }
     body_ << ");\n";
@@ -241,7 +252,7 @@ class Applier {
     std::vector<Halide::VarOrRVar> v;
     body_ << "  " << label << (blocks ? ".gpu_blocks(" : ".gpu_threads(");
     for (size_t i = 0; i < loops.size(); ++i) {
-      v.push_back(loop_var(*names_, loops[i], rvar(loops[i])));
+      v.push_back(loop_var(loops[i], rvar(loops[i])));
       body_ << (i ? ", " : "") << ident(loops[i]);
     }
     body_ << ");\n";
@@ -276,8 +287,9 @@ class Applier {
     for (const NestLoop& l : nest->loops) {
       if (l.is_reduction && l.name != rf.loop) reductions.push_back(l.name);
     }
-    vars_.emplace("u", "u");
-    const Halide::RVar reduced = loop_var(*names_, rf.loop, true).rvar;
+    vars_.insert("u");
+    ident("u");
+    const Halide::RVar reduced = loop_var(rf.loop, true).rvar;
     Halide::Func intm = s.rfactor(reduced, Halide::Var("u"));
     const std::string iname = func + "_intm";
     body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(rf.loop) << ", " << ident("u") << ");\n";
@@ -303,7 +315,7 @@ class Applier {
     }
     apply_gpu(f, s, func, label, st, rvar);
     for (const std::string& u : st.unroll) {
-      s.unroll(loop_var(*names_, u, rvar(u)));
+      s.unroll(loop_var(u, rvar(u)));
       body_ << "  " << label << ".unroll(" << ident(u) << ");\n";
     }
   }
@@ -347,7 +359,9 @@ class Applier {
   const Analysis& analysis_;
   std::map<std::string, FuncHandle> funcs_;  // by canonical name
   const subgraphs::StageLoopNames* names_ = nullptr;  // the stage being scheduled
-  std::map<std::string, std::string> vars_, rvars_;  // loops used (canonical -> Halide), for the declarations
+  std::set<std::string> vars_, rvars_;                // Halide names of the loops used, for the declarations
+  std::map<std::string, std::string> idents_;         // Halide name -> C++ identifier in the source
+  std::set<std::string> taken_idents_;
   std::ostringstream body_;
 };
 

@@ -18,7 +18,4 @@ namespace ktune::scheduler {
 std::optional<int64_t> producer_footprint(const Analysis& analysis, const Schedule& schedule, int producer,
                                           const ComputeLocation& at);
 
-// Bytes of one element of every Func: ktune's subgraphs compute in float32.
-inline constexpr int64_t kElementBytes = 4;
-
 }  // namespace ktune::scheduler

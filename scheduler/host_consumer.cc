@@ -1,6 +1,31 @@
 #include "scheduler/host_consumer.h"
 
+#include <vector>
+
+#include "scheduler/loop_nest.h"
+
 namespace ktune::scheduler {
+namespace {
+
+ComputeLocation::Kind kind_of(const Analysis& analysis, const Schedule& schedule, int func) {
+  const FuncSchedule* fs = schedule.find(analysis.funcs[func].name);
+  return fs ? fs->compute.kind : ComputeLocation::Kind::kRoot;
+}
+
+// The Funcs that read `func` directly or through inlined Funcs, with the stage that reads.
+void collect_readers(const Analysis& analysis, const Schedule& schedule, int func, size_t depth,
+                     std::vector<std::pair<int, int>>& readers) {
+  if (depth > analysis.funcs.size()) return;  // a cycle would be a malformed analysis
+  for (const auto& [consumer, stage] : analysis.funcs[func].consumers) {
+    if (kind_of(analysis, schedule, consumer) == ComputeLocation::Kind::kInline) {
+      collect_readers(analysis, schedule, consumer, depth + 1, readers);
+    } else {
+      readers.emplace_back(consumer, stage);
+    }
+  }
+}
+
+}  // namespace
 
 std::pair<int, int> host_consumer(const Analysis& analysis, const Schedule& schedule, int func) {
   int current = func;
@@ -20,6 +45,48 @@ std::pair<int, int> host_consumer(const Analysis& analysis, const Schedule& sche
     return {consumer, stage};
   }
   return {-1, -1};
+}
+
+AtHost at_host(const Analysis& analysis, const Schedule& schedule, int func) {
+  std::vector<std::pair<int, int>> readers;
+  collect_readers(analysis, schedule, func, 0, readers);
+  if (readers.empty()) return {};
+  int host = -1;
+  std::vector<std::string> reader_loops;  // loops of the host that readers are computed at
+  for (const auto& [reader, stage] : readers) {
+    int h = reader;
+    if (kind_of(analysis, schedule, reader) == ComputeLocation::Kind::kAt) {
+      const ComputeLocation& at = schedule.find(analysis.funcs[reader].name)->compute;
+      h = analysis.index_of(at.consumer);
+      reader_loops.push_back(at.loop);
+    } else if (stage != static_cast<int>(analysis.funcs[reader].stages.size()) - 1) {
+      return {};  // read by an earlier stage of the host: Halide 14 resolves only the last
+    }
+    if (h < 0 || (host >= 0 && h != host)) return {};
+    host = h;
+  }
+  if (kind_of(analysis, schedule, host) != ComputeLocation::Kind::kRoot) return {};
+  AtHost result;
+  result.func = host;
+  result.stage = static_cast<int>(analysis.funcs[host].stages.size()) - 1;
+  if (reader_loops.empty()) return result;
+  const FuncSchedule* hs = schedule.find(analysis.funcs[host].name);
+  StageSchedule st;
+  st.stage = result.stage;
+  if (hs) st = hs->stage_or_empty(result.stage);
+  std::string error;
+  const auto nest = build_loop_nest(analysis.funcs[host].stages[result.stage], st, &error);
+  if (!nest) return {};
+  int outermost = -1;
+  for (const std::string& loop : reader_loops) {
+    const int p = nest->position(loop);
+    if (p < 0) return {};
+    if (p > outermost) {
+      outermost = p;
+      result.innermost = loop;
+    }
+  }
+  return result;
 }
 
 }  // namespace ktune::scheduler

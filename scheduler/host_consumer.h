@@ -1,8 +1,16 @@
-// Where a producer can be computed "at": the loops of its single consumer, or, when that
-// consumer is inlined, of the consumer's consumer (inlining moves the uses there), and so
-// on. Shared by the Space, which offers these locations, and the validator.
+// Where a producer can be computed "at".
+//   - host_consumer: the loops of its single consumer, or, when that consumer is inlined,
+//     of the consumer's consumer (inlining moves the uses there), and so on. The rule on
+//     CUDA targets, where a compute_at producer lives in the consumer's kernel.
+//   - at_host (CPU): a Func computed at root, at a loop of its last stage that encloses
+//     every reader's computation. Readers are the Funcs that read the producer directly or
+//     through inlined Funcs; each is the host itself or computed at a loop of the host.
+//     This is how image pipelines are written: every stencil stage computed per tile of the
+//     output, producers before consumers inside the tile.
+// Shared by the Space, which offers these locations, and the validator.
 #pragma once
 
+#include <string>
 #include <utility>
 
 #include "scheduler/analysis.h"
@@ -13,5 +21,14 @@ namespace ktune::scheduler {
 // {host Func index, the host's stage that uses the producer}, or {-1, -1} when the
 // producer has no single host (several consumers, or none).
 std::pair<int, int> host_consumer(const Analysis& analysis, const Schedule& schedule, int func);
+
+// The Func a producer may be computed at on a CPU, and how far in.
+struct AtHost {
+  int func = -1;          // the host, computed at root; -1 when the producer has none
+  int stage = -1;         // the host's last stage (the only one Halide 14 resolves)
+  std::string innermost;  // the innermost loop of that stage a location may be: the outermost
+                          // loop a reader is computed at; empty when any loop may be
+};
+AtHost at_host(const Analysis& analysis, const Schedule& schedule, int func);
 
 }  // namespace ktune::scheduler

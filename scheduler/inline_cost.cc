@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -26,13 +27,20 @@ std::set<std::pair<int, std::string>> distinct_reads(const StageAnalysis& sa) {
   return reads;
 }
 
-int64_t stage_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage, int depth) {
+// Arithmetic of stage `stage` of `func` with its inlined producers substituted; `inlined`
+// memoizes the pure stage of every inlined Func (each is asked for many times).
+int64_t stage_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage, int depth,
+                  std::map<int, int64_t>& inlined) {
+  if (depth > 64) return kSaturated;  // a cycle would be a malformed analysis
   const StageAnalysis& sa = analysis.funcs[func].stages[stage];
   int64_t ops = std::max(1, sa.arith_ops);
-  if (depth > 64) return kSaturated;  // a cycle would be a malformed analysis
   for (const auto& [producer, access] : distinct_reads(sa)) {
     if (producer == func || !is_inlined(schedule, analysis.funcs[producer])) continue;
-    ops = saturating_add(ops, stage_ops(analysis, schedule, producer, 0, depth + 1));
+    auto known = inlined.find(producer);
+    if (known == inlined.end()) {
+      known = inlined.emplace(producer, stage_ops(analysis, schedule, producer, 0, depth + 1, inlined)).first;
+    }
+    ops = saturating_add(ops, known->second);
   }
   return ops;
 }
@@ -40,7 +48,8 @@ int64_t stage_ops(const Analysis& analysis, const Schedule& schedule, int func, 
 }  // namespace
 
 int64_t inlined_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
-  return stage_ops(analysis, schedule, func, stage, 0);
+  std::map<int, int64_t> inlined;
+  return stage_ops(analysis, schedule, func, stage, 0, inlined);
 }
 
 bool reads_a_stencil_of(const Analysis& analysis, int consumer, int stage, int producer) {

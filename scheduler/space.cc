@@ -132,6 +132,9 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   // the producer and to inlined Funcs that read it (all of an inlined Func's indices, a
   // superset of those that reach the producer).
   std::set<std::string> used;
+  // Loops that index a dimension the producer reduces along (a scan's row): a tile of them
+  // would still run the whole scan, once per tile.
+  std::set<std::string> whole_reductions;
   bool direct = false;
   for (const ProducerUse& use : analysis.funcs[host].stages[stage].uses) {
     if (use.func < 0) continue;
@@ -141,6 +144,11 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
     if (use.func == func || inlined_reader) {
       direct = true;
       used.insert(use.index_loops.begin(), use.index_loops.end());
+    }
+    if (use.func != func) continue;
+    const std::vector<bool>& reduced = analysis.funcs[func].reduced_dims;
+    for (size_t d = 0; d < use.dim_loops.size() && d < reduced.size(); ++d) {
+      if (reduced[d]) whole_reductions.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
     }
   }
   StageSchedule st;
@@ -157,6 +165,7 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   // Walk from the outermost loop inwards while every loop indexes the producer.
   for (auto it = nest->loops.rbegin(); it != nest->loops.rend(); ++it) {
     if (direct && !used.count(it->origin)) break;
+    if (whole_reductions.count(it->origin)) break;
     for (const ComputeLocation& o : at) {
       if (o.loop == it->name && !it->innermost_piece) best = o;
     }
@@ -164,15 +173,31 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
-// A producer that reads only pipeline inputs with a few operations per point (a boundary
+// A producer that reads one point of a pipeline input with a few operations (a boundary
 // condition, a cast): inlining it costs less than storing it.
 bool cheap_to_recompute(const Analysis& analysis, int func) {
   const FuncAnalysis& fa = analysis.funcs[func];
   if (fa.has_updates() || fa.stages[0].arith_ops > 8) return false;
+  std::set<std::string> points;
   for (const ProducerUse& use : fa.stages[0].uses) {
     if (use.func >= 0) return false;
+    points.insert(use.access);
   }
-  return true;
+  return points.size() <= 1;
+}
+
+// True when Func `func` covers at least half as many points as the Func it would be
+// computed at: a stage of an image pipeline at the output's resolution, whose tiles
+// overlap only by their halos. A level of a pyramid (a quarter of the points, then a
+// sixteenth, ...) read per tile of the output would be recomputed over and over.
+bool full_resolution(const Analysis& analysis, int func, const ComputeLocation& at) {
+  const auto points = [](const FuncAnalysis& fa) {
+    double n = 1;
+    for (int64_t e : fa.extents) n *= static_cast<double>(std::max<int64_t>(1, e));
+    return n;
+  };
+  const int host = analysis.index_of(at.consumer);
+  return host >= 0 && points(analysis.funcs[func]) >= 0.5 * points(analysis.funcs[host]);
 }
 
 }  // namespace
@@ -204,24 +229,38 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   if (fa.is_output) return {ComputeLocation{ComputeLocation::Kind::kRoot, "", 0, ""}};
   options.push_back({ComputeLocation::Kind::kRoot, "", 0, ""});
   if (!fa.has_updates()) options.push_back({ComputeLocation::Kind::kInline, "", 0, ""});
-  const auto [consumer, use_stage] = host_consumer(analysis_, schedule, func);
-  if (consumer < 0) return options;
-  const FuncSchedule* cs = schedule.find(analysis_.funcs[consumer].name);
-  if (!cs || cs->compute.kind != ComputeLocation::Kind::kRoot) return options;
-  // Halide 14 resolves compute_at loops in the consumer's last stage only.
-  const int last_stage = static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1;
-  if (use_stage == last_stage) {
-    const StageSchedule st = cs->stage_or_empty(last_stage);
-    std::string error;
-    const auto nest = st.rfactor ? std::nullopt : build_loop_nest(analysis_.funcs[consumer].stages[last_stage], st, &error);
-    if (nest) {
-      for (const NestLoop& l : nest->loops) {
-        if (l.name == st.vectorize) continue;
-        if (std::find(st.unroll.begin(), st.unroll.end(), l.name) != st.unroll.end()) continue;
-        if (st.parallel.size() > 1 && std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
-        options.push_back({ComputeLocation::Kind::kAt, analysis_.funcs[consumer].name, last_stage, l.name});
-      }
-    }
+  int host = -1, stage = -1;
+  std::string innermost;
+  if (is_cuda_target(analysis_.target.halide_target)) {
+    // Halide 14 resolves compute_at loops in the consumer's last stage only.
+    const auto [consumer, use_stage] = host_consumer(analysis_, schedule, func);
+    if (consumer < 0 || use_stage != static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1) return options;
+    const FuncSchedule* cs = schedule.find(analysis_.funcs[consumer].name);
+    if (!cs || cs->compute.kind != ComputeLocation::Kind::kRoot) return options;
+    host = consumer;
+    stage = use_stage;
+  } else {
+    const AtHost at = at_host(analysis_, schedule, func);
+    if (at.func < 0) return options;
+    host = at.func;
+    stage = at.stage;
+    innermost = at.innermost;
+  }
+  StageSchedule st;
+  st.stage = stage;
+  if (const FuncSchedule* hs = schedule.find(analysis_.funcs[host].name)) st = hs->stage_or_empty(stage);
+  if (st.rfactor) return options;
+  std::string error;
+  const auto nest = build_loop_nest(analysis_.funcs[host].stages[stage], st, &error);
+  if (!nest) return options;
+  // Loops from the innermost allowed (every reader computed inside it) outwards.
+  const int first = innermost.empty() ? 0 : nest->position(innermost);
+  for (size_t p = static_cast<size_t>(std::max(0, first)); p < nest->loops.size(); ++p) {
+    const NestLoop& l = nest->loops[p];
+    if (l.name == st.vectorize) continue;
+    if (std::find(st.unroll.begin(), st.unroll.end(), l.name) != st.unroll.end()) continue;
+    if (st.parallel.size() > 1 && std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
+    options.push_back({ComputeLocation::Kind::kAt, analysis_.funcs[host].name, stage, l.name});
   }
   return options;
 }
@@ -252,7 +291,8 @@ Schedule Space::build(Rng* rng) const {
     } else if (!rng) {
       if (can_inline && !consumed_by_reduction && !stencil) {
         f.compute.kind = ComputeLocation::Kind::kInline;
-      } else if (const auto at_tile = tile_location_of(analysis_, s, i, at); (fa.has_updates() || stencil) && at_tile) {
+      } else if (const auto at_tile = tile_location_of(analysis_, s, i, at);
+                 at_tile && (fa.has_updates() || (stencil && full_resolution(analysis_, i, *at_tile)))) {
         f.compute = *at_tile;
       } else {
         f.compute.kind = ComputeLocation::Kind::kRoot;

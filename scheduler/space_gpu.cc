@@ -95,7 +95,7 @@ Schedule Space::build_gpu(Rng* rng) const {
     }
     auto shared_fits = [&](const ComputeLocation& at, double share) {
       const auto elements = producer_footprint(analysis_, s, i, at);
-      return elements && *elements * kElementBytes <= share * t.shared_bytes_per_block;
+      return elements && *elements * fa.element_bytes <= share * t.shared_bytes_per_block;
     };
 
     enum class Place { kInline, kKernel, kBlock, kThread } place = Place::kKernel;

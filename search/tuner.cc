@@ -23,6 +23,7 @@
 #include "scheduler/space.h"
 #include "search/db_records.h"
 #include "search/progress.h"
+#include "search/task_probe.h"
 #include "search/task_scheduler.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
@@ -36,6 +37,7 @@ namespace db = tuning_db;
 
 constexpr int kMinSamplesToTrain = 16;  // ok measurements before the learned model replaces the analytical one
 constexpr int kNewSamplesToRetrain = 4; // new ok measurements between retrainings
+constexpr double kProbeTimeoutMs = 120000;  // analysis, space and features of one subgraph, in a child
 
 // One subgraph being tuned.
 struct Task {
@@ -84,6 +86,107 @@ std::optional<Schedule> parse_schedule(const std::string& json) {
   }
 }
 
+// A task's state from the database: its workload row, the schedules measured on this
+// device, the best time (the Runner's incumbent), and the seeds of the search (the
+// database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
+void load_task_state(Task& t, db::TuningDb& store, measure::Runner& runner, const std::string& device_key) {
+  const subgraphs::Subgraph& sg = *t.subgraph;
+  const db::WorkloadRecord w = workload_record(sg);
+  t.workload_id = store.upsert_workload(w);
+  for (const std::string& h : store.measured_schedule_hashes(w.key, device_key)) t.measured.insert(h);
+  t.summary.trials = static_cast<int>(t.measured.size());
+  const Schedule heuristic = t.space->heuristic();
+  t.heuristic_hash = heuristic.hash();
+  for (const db::BestEntry& e : store.top_k(w.key, device_key, 1000)) {
+    if (e.schedule_hash == t.heuristic_hash && e.measurement.median_ns) t.summary.heuristic_ns = *e.measurement.median_ns;
+    if (t.seeds.size() < 32) {
+      if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
+    }
+  }
+  if (auto best = store.best(w.key, device_key); best && best->measurement.median_ns) {
+    t.summary.best_ns = *best->measurement.median_ns;
+    runner.note_incumbent(w.key, t.summary.best_ns);
+    t.progress.best_ns.push_back(t.summary.best_ns);
+  }
+  t.seeds.push_back(heuristic);
+  t.seeds.push_back(t.space->naive());
+  // The same algorithm tuned at other shapes.
+  for (const db::WorkloadRecord& other : store.workloads_in_family(w.family_key)) {
+    if (other.key == w.key) continue;
+    for (const db::BestEntry& e : store.top_k(other.key, device_key, 4)) {
+      if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
+    }
+  }
+}
+
+// A round's proposals for task `t`: the heuristic first if it was never measured, then the
+// evolutionary search's picks, or fresh random samples for a random-search run (and for a
+// round whose search failed: the model or the features must not end an overnight run).
+std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const cost_model::CostModel& scorer,
+                                    scheduler::Rng& rng, Progress& progress) {
+  EvolutionarySearch search(*t.space, *t.features, params);
+  std::vector<Proposal> proposals;
+  if (!t.measured.count(t.heuristic_hash)) {
+    proposals.push_back({t.space->heuristic(), std::numeric_limits<double>::quiet_NaN(), false});
+  }
+  bool random_round = params.random_search;
+  std::vector<Proposal> searched;
+  if (!random_round) {
+    try {
+      searched = search.propose(t.seeds, t.measured, scorer, rng);
+    } catch (const std::exception& e) {
+      progress.note(std::string("ktune: search failed, measuring random samples this round: ") + e.what());
+      random_round = true;
+    }
+  }
+  if (random_round) {
+    // The baseline: fresh valid samples, never measured before.
+    std::set<std::string> taken = t.measured;
+    for (int tries = 0; static_cast<int>(proposals.size()) < params.batch && tries < 50 * params.batch; ++tries) {
+      auto s = t.space->sample(rng);
+      if (s && taken.insert(s->hash()).second) proposals.push_back({*s, std::numeric_limits<double>::quiet_NaN(), true});
+    }
+  } else {
+    for (Proposal& p : searched) {
+      if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
+    }
+  }
+  return proposals;
+}
+
+// One measured candidate of task `t` in its summary, its round's record and its failure
+// streak; a new best becomes the search's first seed.
+void count_result(Task& t, const Proposal& p, const measure::MeasureResult& r, RoundRecord& record) {
+  ++t.summary.trials;
+  ++t.summary.trials_this_run;
+  ++record.measured;
+  if (r.ok()) {
+    ++record.ok;
+    if (record.round_best_ns < 0 || r.median_ns < record.round_best_ns) record.round_best_ns = r.median_ns;
+    if (t.summary.first_ns < 0) t.summary.first_ns = r.median_ns;
+    if (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns) {
+      t.summary.best_ns = r.median_ns;
+      t.seeds.insert(t.seeds.begin(), p.schedule);
+    }
+    if (p.schedule.hash() == t.heuristic_hash) t.summary.heuristic_ns = r.median_ns;
+    t.failed_streak = 0;
+    t.failures.clear();
+  } else {
+    ++t.failed_streak;
+    ++t.failures[failure_key(r)];
+  }
+  t.summary.best_history.push_back(t.summary.best_ns);
+}
+
+// True (and the reason in t.summary.stopped) when nothing of task `t` ever ran and its last
+// `streak` candidates all failed: the rest of the budget is better spent elsewhere.
+bool give_up_if_nothing_runs(Task& t, int streak) {
+  if (t.summary.best_ns >= 0 || t.failed_streak < streak) return false;
+  t.summary.stopped = "stopped after " + std::to_string(t.failed_streak) +
+                      " candidates in a row failed and none ever ran; most often: " + most_common(t.failures);
+  return true;
+}
+
 }  // namespace
 
 struct Tuner::State {
@@ -98,8 +201,12 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
   const scheduler::TargetInfo target = scheduler::target_info_from_device(state_->options.device);
   for (auto& sg : subgraphs) {
     Task t;
-    t.space = std::make_unique<scheduler::Space>(scheduler::analyze(*sg, target));
-    t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
+    // A pipeline that crashes or hangs the analysis is one task given up, not the run.
+    t.summary.stopped = probe_task(*sg, target, kProbeTimeoutMs);
+    if (t.summary.stopped.empty()) {
+      t.space = std::make_unique<scheduler::Space>(scheduler::analyze(*sg, target));
+      t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
+    }
     t.progress.weight = sg->weight();
     t.summary.name = sg->name();
     t.summary.workload_key = sg->key().key;
@@ -140,37 +247,12 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
 
   // Each task's state from the database: measured schedules, best time, seeds.
   for (Task& t : st.tasks) {
-    const subgraphs::Subgraph& sg = *t.subgraph;
-    const db::WorkloadRecord w = workload_record(sg);
-    t.workload_id = store.upsert_workload(w);
-    for (const std::string& h : store.measured_schedule_hashes(w.key, device_key)) t.measured.insert(h);
-    t.summary.trials = static_cast<int>(t.measured.size());
-    const Schedule heuristic = t.space->heuristic();
-    t.heuristic_hash = heuristic.hash();
-    for (const db::BestEntry& e : store.top_k(w.key, device_key, 1000)) {
-      if (e.schedule_hash == t.heuristic_hash && e.measurement.median_ns) t.summary.heuristic_ns = *e.measurement.median_ns;
-      if (t.seeds.size() < 32) {
-        if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
-      }
-    }
-    if (auto best = store.best(w.key, device_key); best && best->measurement.median_ns) {
-      t.summary.best_ns = *best->measurement.median_ns;
-      runner.note_incumbent(w.key, t.summary.best_ns);
-      t.progress.best_ns.push_back(t.summary.best_ns);
-    }
-    t.seeds.push_back(heuristic);
-    t.seeds.push_back(t.space->naive());
-    // The same algorithm tuned at other shapes.
-    for (const db::WorkloadRecord& other : store.workloads_in_family(w.family_key)) {
-      if (other.key == w.key) continue;
-      for (const db::BestEntry& e : store.top_k(other.key, device_key, 4)) {
-        if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
-      }
-    }
+    if (t.space) load_task_state(t, store, runner, device_key);  // else given up in the constructor
   }
 
   // References first: a subgraph whose reference cannot be computed cannot be tuned.
   for (Task& t : st.tasks) {
+    if (!t.summary.stopped.empty()) continue;
     st.progress.note("ktune: " + t.summary.name + ": computing the reference");
     t.summary.stopped = runner.reference_error(*t.subgraph);
   }
@@ -187,7 +269,9 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   int trained_on = 0;  // samples the last retraining saw
   auto retrain = [&] {
     std::map<std::string, const cost_model::FeatureExtractor*> extractors;
-    for (const Task& t : st.tasks) extractors[t.summary.workload_key] = t.features.get();
+    for (const Task& t : st.tasks) {
+      if (t.features) extractors[t.summary.workload_key] = t.features.get();
+    }
     try {
       const cost_model::Dataset data = cost_model::load_dataset(store, device_key, [&](const db::WorkloadRecord& w) {
         auto it = extractors.find(w.key);
@@ -236,35 +320,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     Task& t = st.tasks[ti];
     const cost_model::CostModel& scorer = model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
 
-    // Propose: the heuristic first if it was never measured, then the search's picks.
-    EvolutionarySearch search(*t.space, *t.features, opt.search);
-    std::vector<Proposal> proposals;
-    if (!t.measured.count(t.heuristic_hash)) {
-      proposals.push_back({t.space->heuristic(), std::numeric_limits<double>::quiet_NaN(), false});
-    }
-    bool random_round = opt.search.random_search;
-    std::vector<Proposal> searched;
-    if (!random_round) {
-      try {
-        searched = search.propose(t.seeds, t.measured, scorer, rng);
-      } catch (const std::exception& e) {
-        // A failure of the model or the features must not end an overnight run.
-        st.progress.note(std::string("ktune: search failed, measuring random samples this round: ") + e.what());
-        random_round = true;
-      }
-    }
-    if (random_round) {
-      // The baseline: fresh valid samples, never measured before.
-      std::set<std::string> taken = t.measured;
-      for (int tries = 0; static_cast<int>(proposals.size()) < opt.search.batch && tries < 50 * opt.search.batch; ++tries) {
-        auto s = t.space->sample(rng);
-        if (s && taken.insert(s->hash()).second) proposals.push_back({*s, std::numeric_limits<double>::quiet_NaN(), true});
-      }
-    } else {
-      for (Proposal& p : searched) {
-        if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
-      }
-    }
+    std::vector<Proposal> proposals = propose_round(t, opt.search, scorer, rng, st.progress);
     if (opt.budget.trials) {
       const int left = *opt.budget.trials - summary.trials;
       if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
@@ -301,26 +357,8 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
       store.record_measurement(m);  // committed here: a crash after this loses nothing
       t.measured.insert(candidates[i].schedule_hash);
       ++summary.trials;
-      ++t.summary.trials;
-      ++t.summary.trials_this_run;
-      ++record.measured;
-      if (r.status == measure::MeasureStatus::kOk) {
-        ++record.ok;
-        ++new_ok;
-        if (record.round_best_ns < 0 || r.median_ns < record.round_best_ns) record.round_best_ns = r.median_ns;
-        if (t.summary.first_ns < 0) t.summary.first_ns = r.median_ns;
-        if (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns) {
-          t.summary.best_ns = r.median_ns;
-          t.seeds.insert(t.seeds.begin(), p.schedule);
-        }
-        if (candidates[i].schedule_hash == t.heuristic_hash) t.summary.heuristic_ns = r.median_ns;
-        t.failed_streak = 0;
-        t.failures.clear();
-      } else {
-        ++t.failed_streak;
-        ++t.failures[failure_key(r)];
-      }
-      t.summary.best_history.push_back(t.summary.best_ns);
+      count_result(t, p, r, record);
+      if (r.ok()) ++new_ok;
       st.progress.update(elapsed(), summary.trials, lines());
       if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
     }
@@ -330,10 +368,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     record.best_ns = t.summary.best_ns;
     record.trials = t.summary.trials;
     st.progress.round(record);
-    if (t.summary.best_ns < 0 && t.failed_streak >= std::max(opt.give_up_after, 2 * opt.search.batch)) {
-      // Nothing of this subgraph ever ran: the rest of the budget is better spent elsewhere.
-      t.summary.stopped = "stopped after " + std::to_string(t.failed_streak) +
-                          " candidates in a row failed and none ever ran; most often: " + most_common(t.failures);
+    if (give_up_if_nothing_runs(t, std::max(opt.give_up_after, 2 * opt.search.batch))) {
       st.progress.note("ktune: " + t.summary.name + ": " + t.summary.stopped);
       active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
     }

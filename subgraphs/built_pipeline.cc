@@ -1,5 +1,6 @@
 #include "subgraphs/built_pipeline.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -82,6 +83,19 @@ class InputCollector : public Halide::Internal::IRGraphVisitor {
   }
 };
 
+// Whether any expression it is shown has a floating-point type.
+class FloatFinder : public Halide::Internal::IRGraphVisitor {
+ public:
+  using IRGraphVisitor::include;
+  bool found = false;
+
+ protected:
+  void include(const Halide::Expr& e) override {
+    if (e.type().is_float()) found = true;
+    if (!found) IRGraphVisitor::include(e);
+  }
+};
+
 InputCollector collect_inputs(const std::vector<Halide::Func>& funcs) {
   InputCollector inputs;
   for (const Halide::Func& f : funcs) {
@@ -101,6 +115,18 @@ BuiltPipeline built_from_pipeline(const Halide::Pipeline& pipeline) {
   built.inputs = inputs.params;
   built.scalars = inputs.scalars;
   return built;
+}
+
+bool computes_in_float(const BuiltPipeline& built) {
+  FloatFinder finder;
+  for (const Halide::Func& f : pipeline_funcs(built)) {
+    std::vector<const Halide::Internal::Definition*> defs = {&f.function().definition()};
+    for (const auto& u : f.function().updates()) defs.push_back(&u);
+    for (const Halide::Internal::Definition* def : defs) {
+      for (const Halide::Expr& e : def->values()) e.accept(&finder);
+    }
+  }
+  return finder.found;
 }
 
 Halide::Type halide_type_of(DType dtype) {
@@ -129,13 +155,14 @@ std::optional<DType> dtype_of(const Halide::Type& type) {
 }
 
 void bind_scalars(const BuiltPipeline& built, const std::vector<ScalarInfo>& scalars) {
-  KTUNE_CHECK(scalars.size() == built.scalars.size())
-      << built.scalars.size() << " scalar parameters but " << scalars.size() << " values";
-  for (size_t i = 0; i < scalars.size(); ++i) {
-    Halide::Internal::Parameter p = built.scalars[i];
+  for (const ScalarInfo& scalar : scalars) {
+    const auto param = std::find_if(built.scalars.begin(), built.scalars.end(),
+                                    [&](const Halide::Internal::Parameter& p) { return p.name() == scalar.name; });
+    KTUNE_CHECK(param != built.scalars.end()) << "the pipeline has no scalar parameter " << scalar.name;
+    Halide::Internal::Parameter p = *param;
     halide_scalar_value_t v{};
-    const double x = round_to(scalars[i].dtype, scalars[i].value);
-    switch (scalars[i].dtype) {
+    const double x = round_to(scalar.dtype, scalar.value);
+    switch (scalar.dtype) {
       case DType::kBool: v.u.b = x != 0; break;
       case DType::kU8: v.u.u8 = static_cast<uint8_t>(x); break;
       case DType::kI8: v.u.i8 = static_cast<int8_t>(x); break;
@@ -281,8 +308,10 @@ std::map<std::string, Halide::Expr> known_values(const BuiltPipeline& built, con
       if (tensor < outputs.size()) add_buffer_values(buffer.name(), outputs[tensor++], known);
     }
   }
-  for (size_t i = 0; i < built.scalars.size() && i < scalars.size(); ++i) {
-    known[built.scalars[i].name()] = Halide::Internal::make_const(built.scalars[i].type(), round_to(scalars[i].dtype, scalars[i].value));
+  for (const Halide::Internal::Parameter& p : built.scalars) {
+    for (const ScalarInfo& s : scalars) {
+      if (s.name == p.name()) known[p.name()] = Halide::Internal::make_const(p.type(), round_to(s.dtype, s.value));
+    }
   }
   return known;
 }

@@ -26,12 +26,17 @@ struct BuiltPipeline {
 // buffer and scalar parameters in the order the pipeline first reads them.
 BuiltPipeline built_from_pipeline(const Halide::Pipeline& pipeline);
 
+// True when any Func of `built` computes something in floating point (an integer image
+// filtered in f32): its integer outputs are rounded_from_float (subgraphs/compare.h).
+bool computes_in_float(const BuiltPipeline& built);
+
 // The Halide type of `dtype`, and the DType of a Halide type (nullopt for handles, 64-bit
 // integers and other types ktune cannot seed or compare).
 Halide::Type halide_type_of(DType dtype);
 std::optional<DType> dtype_of(const Halide::Type& type);
 
-// Binds every scalar parameter of `built` to its value in `scalars` (same order).
+// Binds the scalar parameter of `built` named like each of `scalars` to its value (an
+// invariant failure when the pipeline has no parameter of that name).
 void bind_scalars(const BuiltPipeline& built, const std::vector<ScalarInfo>& scalars);
 
 // A deep copy of an unscheduled pipeline: new Funcs with the same names and definitions

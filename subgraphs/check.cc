@@ -14,6 +14,9 @@
 namespace ktune::subgraphs {
 namespace {
 
+// JSON has no NaN or infinity (nlohmann writes null): the values shown beside a failure.
+double finite_or_zero(double v) { return std::isfinite(v) ? v : 0; }
+
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -37,7 +40,7 @@ CheckResult check_subgraph(const Subgraph& subgraph, uint64_t seed) {
     start = std::chrono::steady_clock::now();
     const std::vector<Tensor> got = run_pipeline(built, inputs, subgraph.inputs(), subgraph.outputs(), target);
     result.run_ms = ms_since(start);
-    result.comparison = compare_outputs(got, want);
+    result.comparison = compare_outputs(got, want, subgraph.outputs());
   } catch (const Halide::Error& e) {
     result.error = e.what();
   }
@@ -51,7 +54,8 @@ CheckResult check_subgraph_isolated(const Subgraph& subgraph, uint64_t seed, dou
         const Comparison& c = r.comparison;
         const nlohmann::json j = {{"max_error", std::isfinite(c.max_error) ? c.max_error : -1.0},
                                   {"worst_output", c.worst_output}, {"worst_index", c.worst_index},
-                                  {"got", c.got}, {"want", c.want}, {"tolerance", c.tolerance},
+                                  {"got", finite_or_zero(c.got)}, {"want", finite_or_zero(c.want)},
+                                  {"tolerance", c.tolerance},
                                   {"mismatches", c.mismatches}, {"compile_ms", r.compile_ms},
                                   {"run_ms", r.run_ms}, {"reference_ms", r.reference_ms}, {"error", r.error}};
         const std::string text = j.dump();
@@ -59,13 +63,8 @@ CheckResult check_subgraph_isolated(const Subgraph& subgraph, uint64_t seed, dou
       },
       timeout_ms);
   CheckResult r;
-  if (!child.error.empty()) {
-    r.error = child.error;
-  } else if (child.timed_out) {
-    r.error = "the check did not finish within " + std::to_string(static_cast<int>(timeout_ms / 1000)) + " s";
-  } else if (child.signal) {
-    r.error = std::string("the check crashed the process (") + strsignal(child.signal) + ")";
-  } else {
+  r.error = describe_abnormal_end(child, "the check", timeout_ms);
+  if (r.error.empty()) {
     const nlohmann::json j = nlohmann::json::parse(child.output, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
       r.error = child.exit_code == kChildExceptionExit ? "the check threw an exception" : "the check ended without an answer";

@@ -13,7 +13,14 @@
 // stages (each rounding again) stays within ten such steps. bf16 (8 significant bits,
 // one step 2^-7 = 7.8e-3) passes at 4e-2 by the same reasoning (five steps).
 // Integers and bools: exact (err_i = |out_i - ref_i|, tolerance 0): integer arithmetic
-// does not depend on the schedule.
+// does not depend on the schedule. Except for integers computed through floating-point
+// arithmetic (TensorInfo::rounded_from_float: a u16 image computed in f32 and cast back):
+// Halide lets LLVM reassociate and contract float arithmetic (fused multiply-adds), so two
+// correct schedules can round a value that lies within an ulp of a rounding boundary to
+// neighbouring integers. Measured on a u16 pipeline: 80 of 346 correct schedules had one
+// element of 196,608 off by one. Such an output passes when no element is off by more
+// than 1 and at most 1 in 1000 are off by 1; a wrong schedule is off by far more, or in
+// far more places.
 // A wrong schedule (a missed tile, a race, a wrong boundary) produces errors of order 1.
 #pragma once
 
@@ -38,10 +45,14 @@ struct Comparison {
   double got = 0, want = 0;  // the values at the worst element
   double tolerance = kTolerance;  // the worst output's tolerance
   int64_t mismatches = 0;    // elements beyond their output's tolerance, over every output
-  bool passed() const { return mismatches == 0 && max_error <= tolerance; }
+  int64_t rounding_flips = 0;  // elements of rounded_from_float outputs off by exactly 1
+  int64_t allowed_flips = 0;   // how many of those the outputs allow (1 in 1000 elements each)
+  bool passed() const { return mismatches == 0 && rounding_flips <= allowed_flips && max_error <= tolerance; }
   std::string describe() const;  // "max relative error 3.1e-07" or where it went wrong
 };
 
-Comparison compare_outputs(const std::vector<Tensor>& got, const std::vector<Tensor>& want);
+// `infos` (optional, one per output) says which integer outputs are rounded_from_float.
+Comparison compare_outputs(const std::vector<Tensor>& got, const std::vector<Tensor>& want,
+                           const std::vector<TensorInfo>& infos = {});
 
 }  // namespace ktune::subgraphs

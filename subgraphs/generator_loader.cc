@@ -51,15 +51,6 @@ std::mutex& loader_mutex() {
   return m;
 }
 
-// How a child process that was given `what` to do ended, when it did not end well; empty
-// when it exited normally.
-std::string abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms) {
-  if (!child.error.empty()) return child.error;
-  if (child.timed_out) return what + " did not finish within " + std::to_string(static_cast<int>(timeout_ms / 1000)) + " s";
-  if (child.signal) return what + " crashed the process (" + strsignal(child.signal) + ")";
-  return "";
-}
-
 // Loads `library` in a child process and reports what it registered, or why it failed.
 // Returns "OK name1 name2 ..." or "ERR message".
 std::string probe_in_child(const std::string& library) {
@@ -85,7 +76,7 @@ std::string probe_in_child(const std::string& library) {
            "); this happens when it registers a generator name that is already registered "
            "(by itself twice, or by a library loaded before it)";
   }
-  const std::string why = abnormal_end(child, "loading the library", kTimeoutMs);
+  const std::string why = describe_abnormal_end(child, "loading the library", kTimeoutMs);
   if (!why.empty()) return "ERR " + why;
   if (child.output.empty()) return "ERR loading the library ended without an answer";
   return child.output;
@@ -107,7 +98,7 @@ void probe_generator_build(const GeneratorRef& ref, const std::map<std::string, 
         write_all(fd, report.data(), report.size());
       },
       kTimeoutMs);
-  const std::string why = abnormal_end(child, "building generator " + ref.generator, kTimeoutMs);
+  const std::string why = describe_abnormal_end(child, "building generator " + ref.generator, kTimeoutMs);
   if (!why.empty()) throw UserError(format_user_error(ref.library, "", why));
   if (child.output.rfind("ERR", 0) == 0) throw UserError(child.output.substr(3));
   if (child.output != "OK") {
@@ -202,7 +193,7 @@ Halide::Pipeline GeneratorSubgraph::build_generator_pipeline(bool own_schedule) 
 
 BuiltPipeline GeneratorSubgraph::build_with_own_schedule() const {
   BuiltPipeline built = built_from_pipeline(build_generator_pipeline(true));
-  if (built.scalars.size() == scalars().size()) bind_scalars(built, scalars());
+  bind_scalars(built, scalars());
   return built;
 }
 

@@ -78,6 +78,7 @@ void PipelineSubgraph::init(std::string name, PipelineFactory factory, std::stri
 }
 
 void PipelineSubgraph::read_outputs(const BuiltPipeline& built) {
+  const bool through_float = computes_in_float(built);
   for (const Halide::Func& f : built.outputs) {
     const HI::Function fn = f.function();
     // Halide appends "$N" to a name created twice in one process; the name is the user's.
@@ -109,6 +110,7 @@ void PipelineSubgraph::read_outputs(const BuiltPipeline& built) {
       }
       TensorInfo element = info;
       element.dtype = *dtype;
+      element.rounded_from_float = through_float && !is_float(*dtype);
       if (fn.output_types().size() > 1) element.name = base + "_" + std::to_string(k);
       outputs_.push_back(element);
     }
@@ -194,7 +196,7 @@ void PipelineSubgraph::read_scalars(const BuiltPipeline& built, const ScalarValu
 
 BuiltPipeline PipelineSubgraph::build() const {
   BuiltPipeline built = built_from_pipeline(factory_());
-  if (built.scalars.size() == scalars_.size()) bind_scalars(built, scalars_);
+  bind_scalars(built, scalars_);
   return built;
 }
 

@@ -71,7 +71,8 @@ DType parse_dtype(const std::string& file, const json& j, const std::string& pat
   const std::string s = require_string(file, j, path);
   const std::optional<DType> dtype = parse_dtype_name(s);
   if (!dtype || *dtype == DType::kBool || *dtype == DType::kU32 || *dtype == DType::kF64) {
-    fail(file, path, "unknown dtype \"" + s + "\" (expected one of u8, i8, u16, i16, i32, f16, bf16, f32)");
+    fail(file, path, std::string(dtype ? "dtype \"" + s + "\" is not supported in specs" : "unknown dtype \"" + s + "\"") +
+                         " (expected one of u8, i8, u16, i16, i32, f16, bf16, f32)");
   }
   return *dtype;
 }

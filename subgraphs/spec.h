@@ -5,11 +5,12 @@
 //
 //   {"name": "mlp_gelu",
 //    "inputs": [{"name": "x", "shape": [512, 768]}, {"name": "w", "shape": [768, 2048]}],
-// An input may have a "dtype" (u8, i8, u16, i16, i32, f16, bf16; default f32): ops read it
-// as f32 and compute in f32, and outputs are f32.
 //    "ops": [{"op": "matmul", "inputs": ["x", "w"], "output": "y"},
 //            {"op": "gelu", "inputs": ["y"], "output": "out"}],
 //    "outputs": ["out"]}
+//
+// An input may have a "dtype" (u8, i8, u16, i16, i32, f16, bf16; default f32): ops read it
+// as f32 and compute in f32, and outputs are f32.
 #pragma once
 
 #include <nlohmann/json.hpp>

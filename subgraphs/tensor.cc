@@ -1,5 +1,6 @@
 #include "subgraphs/tensor.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/check.h"
@@ -32,6 +33,10 @@ std::vector<int64_t> row_major_strides(const Shape& shape) {
 
 std::vector<int64_t> TensorInfo::mins_or_zero() const {
   return mins.empty() ? std::vector<int64_t>(shape.size(), 0) : mins;
+}
+
+bool TensorInfo::at_origin() const {
+  return std::all_of(mins.begin(), mins.end(), [](int64_t m) { return m == 0; });
 }
 
 int64_t TensorInfo::byte_count() const { return element_count(shape) * bytes_of(dtype); }

@@ -32,8 +32,13 @@ struct TensorInfo {
   // A Generator whose output estimates start at 2 has outputs at 2; its inputs start
   // where bounds inference says the outputs first read them.
   std::vector<int64_t> mins;
+  // An integer output computed through floating-point arithmetic (a u16 image filtered in
+  // f32): schedules may round it differently by 1 in rare places (subgraphs/compare.h).
+  bool rounded_from_float = false;
   // mins, or zeros when mins is empty.
   std::vector<int64_t> mins_or_zero() const;
+  // True when every min is 0.
+  bool at_origin() const;
   // Bytes of the whole tensor.
   int64_t byte_count() const;
 };

@@ -2,6 +2,7 @@
 
 #include <Halide.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -10,10 +11,14 @@
 namespace ktune::targets {
 
 std::string host_halide_target() {
-  std::ifstream in("/proc/cpuinfo");
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  return supported_halide_target(Halide::get_host_target().to_string(), parse_cpuinfo(text.str()).flags);
+  // Asked for on every candidate's build: read the CPU once.
+  static const std::string target = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    return supported_halide_target(Halide::get_host_target().to_string(), parse_cpuinfo(text.str()).flags);
+  }();
+  return target;
 }
 
 std::string jit_halide_target() {

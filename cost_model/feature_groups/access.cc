@@ -35,17 +35,18 @@ std::vector<AccessFeatures> AccessFeatures::compute(const internal::FeatureInput
       const int read = first_read(g);
       if (read < 0) continue;
       AccessFeatures& f = all[g.buffer];
-      const double bytes = m.points * g.loads * internal::kBytesPerElement;
+      const int64_t element_bytes = in.facts.buffers[g.buffer].element_bytes;
+      const double bytes = m.points * g.loads * element_bytes;
       loaded[g.buffer] += bytes;
       const double r = static_cast<double>(sm.realizations);
-      footprint[g.buffer] += r * static_cast<double>(g.levels.back()->elements * internal::kBytesPerElement);
+      footprint[g.buffer] += r * static_cast<double>(g.levels.back()->elements * element_bytes);
       lines[g.buffer] += r * static_cast<double>(g.levels.back()->lines);
       f.readers += 1;
       if (bytes > heaviest[g.buffer]) {
         heaviest[g.buffer] = bytes;
         f.inner_stride = g.inner_steps.empty() ? 0.f : stride_value(g.inner_steps[read]);
         f.vector_stride = g.vector_steps.empty() ? -1.f : stride_value(g.vector_steps[read]);
-        f.run_bytes = static_cast<float>(internal::run_bytes(g));
+        f.run_bytes = static_cast<float>(internal::run_bytes(g, element_bytes));
       }
     }
   }
@@ -60,12 +61,12 @@ std::vector<AccessFeatures> AccessFeatures::compute(const internal::FeatureInput
     f.reuse = footprint[b] > 0 ? static_cast<float>(loaded[b] / footprint[b]) : 0.f;
     f.is_input = bf.func < 0;
     f.realizations = 1;
-    f.alloc_bytes = static_cast<float>(bf.elements() * internal::kBytesPerElement);
+    f.alloc_bytes = static_cast<float>(bf.elements() * bf.element_bytes);
     if (bf.func >= 0) {
       const internal::FuncModel& fm = in.model.funcs[bf.func];
       f.compute_at = fm.kind == Kind::kAt;
       f.realizations = static_cast<float>(fm.realizations);
-      f.alloc_bytes = static_cast<float>(fm.region_elements() * internal::kBytesPerElement);
+      f.alloc_bytes = static_cast<float>(fm.region_elements() * bf.element_bytes);
     }
     order.push_back(static_cast<int>(b));
   }

@@ -12,7 +12,7 @@ AllocationFeatures AllocationFeatures::compute(const internal::FeatureInputs& in
   AllocationFeatures f;
   for (size_t i = 0; i < in.model.funcs.size(); ++i) {
     const internal::FuncModel& fm = in.model.funcs[i];
-    const double bytes = static_cast<double>(fm.region_elements() * internal::kBytesPerElement);
+    const double bytes = static_cast<double>(fm.region_elements() * in.facts.buffers[i].element_bytes);
     if (fm.kind == Kind::kAt) {
       f.realizations += static_cast<float>(fm.realizations);
       f.max_realization_bytes = std::max(f.max_realization_bytes, static_cast<float>(bytes));

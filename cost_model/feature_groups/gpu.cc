@@ -70,7 +70,8 @@ GpuFeatures GpuFeatures::compute(const internal::FeatureInputs& in) {
 
   // What the kernel stages: Funcs computed at its block level or inside its threads.
   double register_values = 0;
-  for (const internal::FuncModel& fm : in.model.funcs) {
+  for (size_t func = 0; func < in.model.funcs.size(); ++func) {
+    const internal::FuncModel& fm = in.model.funcs[func];
     if (fm.host_stage != kernel) continue;
     const double elements = static_cast<double>(fm.region_elements());
     if (fm.host_level <= outermost_thread || fm.gpu_memory == "register") {
@@ -78,7 +79,7 @@ GpuFeatures GpuFeatures::compute(const internal::FeatureInputs& in) {
       register_values += elements;
     } else {
       f.shared_funcs += 1;
-      f.shared_bytes += static_cast<float>(elements * internal::kBytesPerElement);
+      f.shared_bytes += static_cast<float>(elements * in.facts.buffers[func].element_bytes);
     }
   }
 

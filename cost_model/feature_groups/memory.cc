@@ -12,12 +12,13 @@ MemoryFeatures MemoryFeatures::compute(const internal::FeatureInputs& in) {
   MemoryFeatures f;
   const scheduler::TargetInfo& t = in.analysis.target;
   double l1 = 0, l2 = 0, dram = 0, stores = 0, ops = 0, tlb = 0;
-  for (const internal::StageMetrics& m : in.metrics) {
+  for (size_t i = 0; i < in.metrics.size(); ++i) {
+    const internal::StageMetrics& m = in.metrics[i];
     l1 += m.l1_traffic;
     l2 += m.l2_traffic;
     dram += m.dram_traffic;
     tlb += m.tlb_misses;
-    stores += m.points * internal::kBytesPerElement;
+    stores += m.points * in.facts.buffers[in.model.stages[i].func].element_bytes;
     ops += m.ops;
     const double full = static_cast<double>(m.ws_bytes.back());
     f.max_ws_over_l2 = std::max(f.max_ws_over_l2, static_cast<float>(full / static_cast<double>(t.l2_bytes)));

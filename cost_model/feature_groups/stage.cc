@@ -47,7 +47,7 @@ LoopFeatures loop_features(const internal::FeatureInputs& in, const internal::St
   f.rfactor = sm.rfactor;
   for (const internal::AccessGroupModel& g : sm.groups) {
     if (g.loads == 0) continue;
-    const float run = static_cast<float>(internal::run_bytes(g));
+    const float run = static_cast<float>(internal::run_bytes(g, in.facts.buffers[g.buffer].element_bytes));
     f.min_run_bytes = f.min_run_bytes == 0 ? run : std::min(f.min_run_bytes, run);
   }
   return f;

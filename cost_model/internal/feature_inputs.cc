@@ -14,7 +14,7 @@ int fit_level(const std::vector<int64_t>& ws_bytes, double capacity) {
   return level;
 }
 
-int64_t run_bytes(const AccessGroupModel& g) {
+int64_t run_bytes(const AccessGroupModel& g, int64_t element_bytes) {
   auto rows = [](const Footprint& f) {
     int64_t n = 1;
     for (size_t d = 1; d < f.box.extent.size(); ++d) n *= f.box.extent[d];
@@ -27,7 +27,7 @@ int64_t run_bytes(const AccessGroupModel& g) {
     if (f->box.extent.empty() || rows(*f) != base_rows) break;
     run = f->box.extent[0];
   }
-  return run * kBytesPerElement;
+  return run * element_bytes;
 }
 
 double llc_share(const scheduler::TargetInfo& target, int64_t tasks) {
@@ -130,7 +130,7 @@ FeatureInputs make_feature_inputs(const scheduler::Analysis& analysis, const Pip
   for (const StageModel& sm : model.stages) in.metrics.push_back(stage_metrics(model, sm, analysis.target));
   for (const BufferFacts& b : facts.buffers) {
     const bool output = b.func >= 0 && analysis.funcs[b.func].is_output;
-    if (b.func < 0 || output) in.compulsory_bytes += static_cast<double>(b.elements() * kBytesPerElement);
+    if (b.func < 0 || output) in.compulsory_bytes += static_cast<double>(b.elements() * b.element_bytes);
   }
   for (const StageModel& sm : model.stages) in.points_ideal += static_cast<double>(facts.stages[sm.func][sm.stage].points());
   in.by_work.resize(model.stages.size());

@@ -64,7 +64,7 @@ int fit_level(const std::vector<int64_t>& ws_bytes, double capacity);
 // Contiguous bytes an access group reads before it moves to another row of its buffer:
 // dimension 0 of its footprint at the outermost loop level that adds no rows (what
 // hardware prefetchers see as one stream). 0 when the footprints are unknown.
-int64_t run_bytes(const AccessGroupModel& g);
+int64_t run_bytes(const AccessGroupModel& g, int64_t element_bytes);
 
 // LLC bytes available to one task of a stage running on `tasks` tasks.
 double llc_share(const scheduler::TargetInfo& target, int64_t tasks);

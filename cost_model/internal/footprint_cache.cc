@@ -6,7 +6,8 @@
 namespace ktune::cost_model::internal {
 namespace {
 
-constexpr int64_t kElementsPerLine = kLineBytes / kBytesPerElement;
+// Elements of buffer `b` in one cache line.
+int64_t elements_per_line(const BufferFacts& b) { return std::max<int64_t>(1, kLineBytes / b.element_bytes); }
 
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -20,7 +21,7 @@ std::string dim_name(size_t d) { return "d" + std::to_string(d); }
 // Pages a box of a buffer touches: each row (dimension 0) on its own pages, or the whole
 // address range when rows share pages, whichever is fewer.
 int64_t pages_of(const Box& box, const BufferFacts& b) {
-  int64_t rows = 1, first = 0, last = 0, stride = kBytesPerElement;
+  int64_t rows = 1, first = 0, last = 0, stride = b.element_bytes;
   for (size_t d = 0; d < box.extent.size(); ++d) {
     if (d > 0) rows *= box.extent[d];
     const int64_t lo = d < b.lo.size() ? box.lo[d] - b.lo[d] : box.lo[d];
@@ -28,7 +29,7 @@ int64_t pages_of(const Box& box, const BufferFacts& b) {
     last += (lo + box.extent[d] - 1) * stride;
     stride *= d < b.extent.size() ? b.extent[d] : box.extent[d];
   }
-  const int64_t row_bytes = box.extent.empty() ? kBytesPerElement : box.extent[0] * kBytesPerElement;
+  const int64_t row_bytes = box.extent.empty() ? b.element_bytes : box.extent[0] * b.element_bytes;
   const int64_t by_rows = rows * ((row_bytes + kPageBytes - 1) / kPageBytes);
   const int64_t by_span = floor_div(last, kPageBytes) - floor_div(first, kPageBytes) + 1;
   return std::max<int64_t>(1, std::min(by_rows, by_span));
@@ -156,10 +157,11 @@ Footprint FootprintCache::estimate(const Group& g, const TileSpec& tile) const {
   Footprint fp;
   fp.from_isl = false;
   fp.elements = tile.points() * static_cast<int64_t>(g.paths.size());
-  const int64_t cap = facts_.buffers[g.buffer].elements();
+  const BufferFacts& b = facts_.buffers[g.buffer];
+  const int64_t cap = b.elements();
   if (cap > 0) fp.elements = std::min(fp.elements, cap);
-  fp.lines = (fp.elements + kElementsPerLine - 1) / kElementsPerLine;
-  fp.pages = (fp.elements * kBytesPerElement + kPageBytes - 1) / kPageBytes;
+  fp.lines = (fp.elements + elements_per_line(b) - 1) / elements_per_line(b);
+  fp.pages = (fp.elements * b.element_bytes + kPageBytes - 1) / kPageBytes;
   return fp;
 }
 
@@ -222,8 +224,8 @@ Footprint FootprintCache::compute(Group& g, const TileSpec& tile) {
       return fp;
     }
     const int64_t origin = b.lo.empty() ? 0 : b.lo[0];
-    const int64_t first = floor_div(box->lo[0] - origin, kElementsPerLine);
-    const int64_t last = floor_div(box->lo[0] + box->extent[0] - 1 - origin, kElementsPerLine);
+    const int64_t first = floor_div(box->lo[0] - origin, elements_per_line(b));
+    const int64_t last = floor_div(box->lo[0] + box->extent[0] - 1 - origin, elements_per_line(b));
     int64_t lines = last - first + 1;
     for (size_t d = 1; d < box->extent.size(); ++d) lines *= box->extent[d];
     fp.lines = std::min(lines, fp.elements);

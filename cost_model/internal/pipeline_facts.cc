@@ -82,12 +82,14 @@ PipelineFacts build_pipeline_facts(const scheduler::Analysis& analysis) {
   isl::ctx ctx = isl.ctx();
   PipelineFacts facts;
   const int nfuncs = static_cast<int>(analysis.funcs.size());
-  for (int f = 0; f < nfuncs; ++f) facts.buffers.push_back({analysis.funcs[f].name, f, {}, {}});
+  for (int f = 0; f < nfuncs; ++f) {
+    facts.buffers.push_back({analysis.funcs[f].name, f, {}, {}, analysis.funcs[f].element_bytes});
+  }
   // Inputs, in order of first use.
   for (const scheduler::FuncAnalysis& fa : analysis.funcs) {
     for (const scheduler::StageAnalysis& sa : fa.stages) {
       for (const scheduler::ProducerUse& u : sa.uses) {
-        if (u.func < 0 && facts.input_buffer(u.name) < 0) facts.buffers.push_back({u.name, -1, {}, {}});
+        if (u.func < 0 && facts.input_buffer(u.name) < 0) facts.buffers.push_back({u.name, -1, {}, {}, u.element_bytes});
       }
     }
   }

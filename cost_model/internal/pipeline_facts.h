@@ -13,8 +13,6 @@
 
 namespace ktune::cost_model::internal {
 
-// Every buffer is float32 (the only element type subgraphs support).
-inline constexpr int64_t kBytesPerElement = 4;
 // Bytes of one cache line.
 inline constexpr int64_t kLineBytes = 64;
 // Bytes of one virtual memory page.
@@ -26,6 +24,7 @@ struct BufferFacts {
   int func = -1;                // index into Analysis::funcs; -1 for an input
   std::vector<int64_t> lo;      // smallest index per dimension (dimension 0 is contiguous)
   std::vector<int64_t> extent;  // elements per dimension; empty when unknown (an input read only non-affinely)
+  int64_t element_bytes = 4;    // bytes of one element (1 for u8, 2 for f16, 4 for f32)
   int64_t elements() const;     // product of `extent` (0 when unknown)
 };
 

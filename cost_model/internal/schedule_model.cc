@@ -85,6 +85,26 @@ void build_loops(const scheduler::StageAnalysis& sa, const StageFacts& st, const
   }
 }
 
+// A producer computed in a tile group (at a loop of a host that does not read it, beside
+// the Funcs that do): one realization covers what those readers, computed at the same host,
+// read of it in one realization each, so its region is at most the largest of those.
+void cut_to_readers(const ScheduleModel& model, int host_stage, int buffer, std::vector<int64_t>& region) {
+  std::vector<int64_t> needed(region.size(), 0);
+  bool found = false;
+  for (const StageModel& reader : model.stages) {
+    if (reader.host_stage != host_stage) continue;
+    for (const AccessGroupModel& g : reader.groups) {
+      if (g.buffer != buffer || g.store || g.levels.empty()) continue;
+      const Footprint* whole = g.levels.back();
+      if (whole->box.extent.size() != region.size()) continue;
+      for (size_t a = 0; a < region.size(); ++a) needed[a] = std::max(needed[a], whole->box.extent[a]);
+      found = true;
+    }
+  }
+  if (!found) return;
+  for (size_t a = 0; a < region.size(); ++a) region[a] = std::min(region[a], std::max<int64_t>(1, needed[a]));
+}
+
 }  // namespace
 
 int64_t StageModel::executions(int level) const {
@@ -152,10 +172,13 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
         fm.host_stage = host;
         fm.host_level = p;
         fm.realizations = hs.realizations * hs.executions(p);
+        bool host_reads = false;
         for (const AccessGroupModel& g : hs.groups) {
           if (g.buffer != f || g.levels[p]->box.extent.size() != fm.region.size()) continue;
           for (size_t a = 0; a < fm.region.size(); ++a) fm.region[a] = std::min(fm.region[a], g.levels[p]->box.extent[a]);
+          host_reads = true;
         }
+        if (!host_reads) cut_to_readers(model, host, f, fm.region);
         // Inside (or at) the host's parallel loop, every task computes its own part.
         bool inside_parallel = false;
         for (int q = p; q < hs.depth(); ++q) inside_parallel |= hs.loops[q].parallel;

@@ -54,7 +54,7 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
       outputs[i].copy_to_host();  // no-op unless the output was written on a GPU
       got.push_back(subgraphs::tensor_from_buffer(outputs[i]));
     }
-    const subgraphs::Comparison cmp = subgraphs::compare_outputs(got, workload.reference);
+    const subgraphs::Comparison cmp = subgraphs::compare_outputs(got, workload.reference, subgraph.outputs());
     result.max_error = cmp.max_error;
     if (!cmp.passed()) {
       result.status = MeasureStatus::kWrongResult;

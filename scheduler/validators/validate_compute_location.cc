@@ -1,10 +1,12 @@
 // Compute locations: outputs are computed at root; only Funcs without update definitions
-// may be inlined; a Func computed at a loop of a consumer must have that one consumer
-// (looking through inlined consumers, scheduler/host_consumer.h),
-// the consumer stage must call it, the consumer must not itself be inlined, and the loop
-// must be a loop of the consumer's last stage (the only one Halide 14 resolves) that is
-// neither vectorized, unrolled nor fused away. The consumer itself must be computed at
-// root (no nested compute_at chains: Halide 14's lowering overflows its stack on some).
+// may be inlined; a Func computed at a loop of another Func must be allowed there by
+// scheduler/host_consumer.h (on a CPU: a host that reads it or that every Func reading it is
+// computed in, at a loop enclosing those; on CUDA: its single consumer after inlining), the
+// host must not itself be inlined, and the loop must be a loop of the host's last stage (the
+// only one Halide 14 resolves) that is neither vectorized, unrolled nor fused away. The host
+// itself must be computed at root (no nested compute_at chains: Halide 14's lowering
+// overflows its stack on some).
+#include "scheduler/gpu_mapping.h"
 #include "scheduler/host_consumer.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
@@ -27,13 +29,23 @@ class ComputeLocationValidator : public Validator {
       if (c.kind != ComputeLocation::Kind::kAt) continue;
       const int consumer = a.index_of(c.consumer);
       if (consumer < 0) return f.func + ": computed at unknown Func \"" + c.consumer + "\"";
-      const auto [host, use_stage] = host_consumer(a, s, a.index_of(f.func));
-      if (host != consumer) {
-        return f.func + ": can only be computed at a loop of its single consumer (after inlining); " + c.consumer +
-               " is not";
-      }
-      if (use_stage != c.consumer_stage) {
-        return f.func + ": stage " + std::to_string(c.consumer_stage) + " of " + c.consumer + " does not call it";
+      std::string innermost;  // CPU: the innermost loop every reader is computed inside
+      if (is_cuda_target(a.target.halide_target)) {
+        const auto [host, use_stage] = host_consumer(a, s, a.index_of(f.func));
+        if (host != consumer) {
+          return f.func + ": can only be computed at a loop of its single consumer (after inlining); " + c.consumer +
+                 " is not";
+        }
+        if (use_stage != c.consumer_stage) {
+          return f.func + ": stage " + std::to_string(c.consumer_stage) + " of " + c.consumer + " does not call it";
+        }
+      } else {
+        const AtHost host = at_host(a, s, a.index_of(f.func));
+        if (host.func != consumer) {
+          return f.func + ": can only be computed at a Func computed at root that reads it, or that every Func "
+                 "reading it (after inlining) is computed at; " + c.consumer + " is not";
+        }
+        innermost = host.innermost;
       }
       if (c.consumer_stage != static_cast<int>(a.funcs[consumer].stages.size()) - 1) {
         return f.func + ": Halide 14 computes producers only at loops of the consumer's last stage";
@@ -57,6 +69,10 @@ class ComputeLocationValidator : public Validator {
       if (!nest || nest->position(c.loop) < 0) {
         return f.func + ": computed at loop \"" + c.loop + "\", which " + c.consumer + " stage " +
                std::to_string(c.consumer_stage) + " does not have";
+      }
+      if (!innermost.empty() && nest->position(c.loop) < nest->position(innermost)) {
+        return f.func + ": computed at loop \"" + c.loop + "\" of " + c.consumer + ", inside loop \"" + innermost +
+               "\" where a Func that reads it is computed";
       }
       if (c.loop == stage.vectorize) return f.func + ": computed inside a vectorized loop";
       for (const std::string& u : stage.unroll) {

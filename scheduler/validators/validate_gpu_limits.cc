@@ -75,7 +75,7 @@ class GpuLimitsValidator : public Validator {
               if (memory == "shared") return p.func + ": its shared-memory footprint at " + f.func + " is unknown (non-affine access)";
               continue;
             }
-            shared += *elements * kElementBytes;
+            shared += *elements * a.funcs[a.index_of(p.func)].element_bytes;
           } else if (elements) {
             live += *elements;
           }

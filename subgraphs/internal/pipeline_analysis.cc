@@ -223,10 +223,7 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
   // Mins and scalars are printed only when present, so that the keys of pipelines without
   // them stay what they were before ktune knew of them.
   const auto tensor_text = [](const TensorInfo& t) {
-    std::string s = to_string(t.dtype) + shape_to_string(t.shape);
-    const std::vector<int64_t> mins = t.mins_or_zero();
-    if (std::any_of(mins.begin(), mins.end(), [](int64_t m) { return m != 0; })) s += "@" + shape_to_string(mins);
-    return s;
+    return to_string(t.dtype) + shape_to_string(t.shape) + (t.at_origin() ? "" : "@" + shape_to_string(t.mins));
   };
   std::ostringstream shapes;
   for (size_t i = 0; i < inputs.size(); ++i) shapes << "in" << i << ":" << tensor_text(inputs[i]) << ";";

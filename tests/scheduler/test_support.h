@@ -15,6 +15,7 @@
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/compare.h"
 #include "subgraphs/spec_subgraph.h"
+#include "targets/host_target.h"
 
 namespace ktune::scheduler::testing {
 
@@ -43,7 +44,8 @@ inline std::string run_and_compare(const subgraphs::Subgraph& sg, const Analysis
   const ApplyResult applied = apply(schedule, sg, analysis);
   if (!applied.ok) return "apply: " + applied.error;
   try {
-    const auto got = subgraphs::run_pipeline(*applied.built, inputs, sg.inputs(), sg.outputs(), Halide::get_jit_target_from_environment());
+    const auto got = subgraphs::run_pipeline(*applied.built, inputs, sg.inputs(), sg.outputs(),
+                                             Halide::Target(targets::jit_halide_target()));
     const subgraphs::Comparison c = subgraphs::compare_outputs(got, want);
     return c.passed() ? "" : c.describe();
   } catch (const Halide::Error& e) {

@@ -79,6 +79,12 @@ PlanMatch match_library_plan(const subgraphs::Spec& spec) {
     out.reason = "no ops";
     return out;
   }
+  for (const subgraphs::InputSpec& in : spec.inputs) {
+    if (in.info.dtype != subgraphs::DType::kF32) {
+      out.reason = "input \"" + in.info.name + "\" is " + subgraphs::to_string(in.info.dtype) + "; the baselines take f32";
+      return out;
+    }
+  }
   std::map<std::string, int> input_index;
   for (size_t i = 0; i < spec.inputs.size(); ++i) input_index[spec.inputs[i].info.name] = static_cast<int>(i);
   auto input_of = [&](const std::string& name) {

@@ -207,30 +207,15 @@ std::string runner_source_text(const ExportPlan& plan, const std::string& header
     const std::string d = "o.dir + \"/" + test_data_dir(k) + "/";
     p << "Result run_" << c << "(const Options& o) {  // " << k.workload_name << ", schedule " << k.schedule_hash
       << "\n  Result r;\n";
-    size_t i = 0;
-    std::string args, loads, syncs, to_host, checks;
-    for (const auto& t : k.subgraph->inputs()) {
-      const std::string v = "t_" + params[i++];
-      p << "  " << buffer_definition(v, t) << ";\n";
-      loads += (loads.empty() ? "" : " && ") + ("load(" + v + ", " + d + data_file(params[i - 1], t.dtype, false) + "\", r)");
-      args += (args.empty() ? "" : ", ") + v;
+    const KernelCallText call = kernel_call_text(*k.subgraph, params, d, ", r", "  ");
+    const std::string& args = call.args;
+    p << call.definitions;
+    std::string syncs, to_host;
+    for (size_t i = k.subgraph->inputs().size(); cuda && i < params.size(); ++i) {
+      syncs += "    if (int rc = t_" + params[i] + ".device_sync()) return rc;\n";
+      to_host += "    if (int rc = t_" + params[i] + ".copy_to_host()) return rc;\n";
     }
-    for (const auto& s : k.subgraph->scalars()) args += (args.empty() ? "" : ", ") + scalar_literal(s);
-    for (const auto& t : k.subgraph->outputs()) {
-      const std::string v = "t_" + params[i++];
-      p << "  " << buffer_definition(v, t) << ";\n  " << buffer_definition(v + "_ref", t) << ";\n";
-      loads += " && load(" + v + "_ref, " + d + data_file(params[i - 1], t.dtype, true) + "\", r)";
-      args += (args.empty() ? "" : ", ") + v;
-      if (cuda) {
-        syncs += "    if (int rc = " + v + ".device_sync()) return rc;\n";
-        to_host += "    if (int rc = " + v + ".copy_to_host()) return rc;\n";
-      }
-      char tolerance[32];
-      std::snprintf(tolerance, sizeof tolerance, "%g", subgraphs::tolerance_of(t.dtype));
-      checks += "    {\n      const double oe = max_error(" + v + ", " + v + "_ref, '" + error_kind(t.dtype) + "');\n" +
-                "      e = std::max(e, oe);\n      within &= oe <= " + tolerance + ";\n    }\n";
-    }
-    p << "  if (!(" << loads << ")) return r;\n"
+    p << "  if (!(" << call.loads << ")) return r;\n"
       << "  return measure([&] { return " << k.function << "(" << args << "); },\n";
     if (cuda) {
       p << "                 [&] {\n" << syncs << "    return 0;\n  },\n"
@@ -239,7 +224,7 @@ std::string runner_source_text(const ExportPlan& plan, const std::string& header
       p << "                 [] { return 0; },  // CPU kernels return when done\n"
         << "                 [] { return 0; },  // and write host memory\n";
     }
-    p << "                 [&](bool& within) {\n    double e = 0;\n" << checks << "    return e;\n  }, o);\n}\n\n";
+    p << "                 [&](bool& within) {\n    double err = 0;\n" << call.checks << "    return err;\n  }, o);\n}\n\n";
   }
   p << "}  // namespace\n\n" << main_prologue(plan, cuda)
     << "  struct Entry { int id; const char* function; Result (*run)(const Options&); };\n"

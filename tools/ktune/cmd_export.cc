@@ -155,7 +155,7 @@ CommandRunner register_export(CLI::App& sub) {
   sub.add_option("--fallback", opt->fallback, "untuned workloads: heuristic schedule, or fail (exit 1)")
       ->check(CLI::IsMember({"heuristic", "error"}))
       ->capture_default_str();
-  sub.add_flag("--test-data", opt->test_data, "also write seeded inputs and reference outputs (raw float32)");
+  sub.add_flag("--test-data", opt->test_data, "also write seeded inputs and reference outputs (raw, each of its type: x.f32, out.ref.u8)");
   sub.add_option("--seed", opt->seed, "seed of the test data")->capture_default_str();
   sub.add_option("--jobs", opt->jobs, "kernels compiled at once; 0: one per core")->capture_default_str();
   sub.add_option("--format", opt->format, "stdout: a table, or the manifest")

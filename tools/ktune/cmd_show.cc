@@ -50,10 +50,7 @@ std::string tensors_text(const std::vector<subgraphs::TensorInfo>& tensors) {
   std::string s;
   for (const auto& t : tensors) {
     s += (s.empty() ? "" : "  ") + t.name + " " + subgraphs::to_string(t.dtype) + subgraphs::shape_to_string(t.shape);
-    const std::vector<int64_t> mins = t.mins_or_zero();
-    if (std::any_of(mins.begin(), mins.end(), [](int64_t m) { return m != 0; })) {
-      s += " at " + subgraphs::shape_to_string(mins);
-    }
+    if (!t.at_origin()) s += " at " + subgraphs::shape_to_string(t.mins);
   }
   return s;
 }
@@ -145,16 +142,12 @@ int run_show(const ShowOptions& opt) {
   if (!opt.params.empty() && opt.generators.empty()) {
     throw UserError("show: --param sets generator parameters and needs --generator");
   }
+  // load_subgraphs keeps the order: the specs, then the generators.
+  std::vector<std::string> sources = opt.specs;
+  sources.insert(sources.end(), opt.generators.begin(), opt.generators.end());
   std::vector<std::pair<std::unique_ptr<Subgraph>, std::string>> subgraphs;
-  for (const std::string& path : opt.specs) subgraphs.emplace_back(subgraphs::load_spec_subgraph(path), path);
-  if (!opt.inputs.empty() && opt.generators.empty()) {
-    throw UserError("show: --input sets generator scalar inputs and needs --generator");
-  }
-  const auto params = parse_params(opt.params);
-  const auto inputs = parse_params(opt.inputs, "--input");
-  for (const std::string& ref : opt.generators) {
-    subgraphs.emplace_back(subgraphs::load_generator_subgraph(ref, params, inputs), ref);
-  }
+  std::vector<std::unique_ptr<Subgraph>> loaded = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
+  for (size_t i = 0; i < loaded.size(); ++i) subgraphs.emplace_back(std::move(loaded[i]), sources[i]);
 
   nlohmann::json all = nlohmann::json::array();
   struct Row { std::string name; double gflop, mb; size_t stages; const char* status; std::string error; };

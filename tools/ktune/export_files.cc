@@ -21,9 +21,7 @@ namespace fs = std::filesystem;
 
 // "[480, 640]", or "[480, 640] at [-2, -2]" for a tensor that does not start at 0.
 std::string region_text(const subgraphs::TensorInfo& t) {
-  const std::vector<int64_t> mins = t.mins_or_zero();
-  const bool at_zero = std::all_of(mins.begin(), mins.end(), [](int64_t m) { return m == 0; });
-  return subgraphs::shape_to_string(t.shape) + (at_zero ? "" : " at " + subgraphs::shape_to_string(mins));
+  return subgraphs::shape_to_string(t.shape) + (t.at_origin() ? "" : " at " + subgraphs::shape_to_string(t.mins));
 }
 
 nlohmann::ordered_json tensors_json(const std::vector<subgraphs::TensorInfo>& tensors) {
@@ -118,14 +116,17 @@ std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
     } else {
       h << " (FALLBACK: " << k.fallback << " schedule, not measured; " << k.fallback_reason << ")\n";
     }
-    h << "int " << k.function << "(";
+    // Input buffers, scalars by value, output buffers: the order of the AOT arguments.
+    std::vector<std::string> declarations;
     const size_t inputs = k.subgraph->inputs().size();
-    for (size_t i = 0; i < inputs; ++i) h << (i ? ", " : "") << "struct halide_buffer_t *" << params[i];
-    for (size_t i = 0; i < k.subgraph->scalars().size(); ++i) {
-      const subgraphs::ScalarInfo& s = k.subgraph->scalars()[i];
-      h << (inputs + i ? ", " : "") << subgraphs::c_type_name(s.dtype) << " " << scalar_params(k)[i];
+    for (size_t i = 0; i < inputs; ++i) declarations.push_back("struct halide_buffer_t *" + params[i]);
+    const std::vector<std::string> scalars = scalar_params(k);
+    for (size_t i = 0; i < scalars.size(); ++i) {
+      declarations.push_back(subgraphs::c_type_name(k.subgraph->scalars()[i].dtype) + " " + scalars[i]);
     }
-    for (size_t i = inputs; i < params.size(); ++i) h << ", struct halide_buffer_t *" << params[i];
+    for (size_t i = inputs; i < params.size(); ++i) declarations.push_back("struct halide_buffer_t *" + params[i]);
+    h << "int " << k.function << "(";
+    for (size_t i = 0; i < declarations.size(); ++i) h << (i ? ", " : "") << declarations[i];
     h << ");\n";
   }
   h << "\n#ifdef __cplusplus\n}  // extern \"C\"\n#endif\n\n#endif  // " << guard_of(info.name) << "\n";

@@ -1,7 +1,7 @@
 // The files `ktune export` writes beside the static library, made from the plan: the C
 // header declaring every function (with shapes, schedule hash and measured time in a
 // comment), the manifest (JSON), the table the command prints, each schedule's Halide
-// source, and optionally seeded inputs with reference outputs as raw float32 files.
+// source, and optionally seeded inputs with reference outputs as raw files of their types.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -50,9 +50,9 @@ nlohmann::ordered_json manifest_json(const ExportPlan& plan, const ExportInfo& i
 // One line per kernel with a loud FALLBACK marker for untuned ones, for stdout.
 std::string manifest_table(const nlohmann::ordered_json& manifest);
 
-// Writes the seeded inputs (<input>.<dtype>) and the reference outputs (<output>.ref.<dtype>) of
-// every kernel under `dir`/test_data_dir(k)/, row-major float32 in the machine's byte
-// order; a folder shared by several kernels (of one workload) is written, and its reference
+// Writes the seeded inputs (<input>.<dtype>) and the reference outputs (<output>.ref.<dtype>)
+// of every kernel under `dir`/test_data_dir(k)/, row-major elements of each tensor's type in
+// the machine's byte order; a folder shared by several kernels (of one workload) is written, and its reference
 // computed, once. Throws UserError naming the file when writing fails.
 void write_test_data(const ExportPlan& plan, uint64_t seed, const std::string& dir);
 

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-#include "common/error.h"
 #include "subgraphs/compare.h"
 
 namespace ktune::cli {
@@ -12,11 +11,13 @@ const char* generated_buffer_helpers() {
   // integers) and the half conversions with subgraphs/dtype.h.
   return R"(// Shapes are outermost first; Halide buffers innermost first, so dimensions are reversed.
 template <typename T>
-Buffer<T> make(std::vector<int> shape, std::vector<int> mins) {
+Buffer<T> make(std::vector<int> shape, std::vector<int> mins, char kind) {
   std::reverse(shape.begin(), shape.end());
   std::reverse(mins.begin(), mins.end());
   Buffer<T> b(shape);
   b.set_min(mins);
+  if (kind == 'h') b.raw_buffer()->type = halide_type_t(halide_type_float, 16);
+  if (kind == 'b') b.raw_buffer()->type = halide_type_t(halide_type_bfloat, 16);
   return b;
 }
 
@@ -78,7 +79,37 @@ std::string shape_initializer(const subgraphs::Shape& shape) {
 std::string buffer_definition(const std::string& var, const subgraphs::TensorInfo& t) {
   const std::string c = subgraphs::c_type_name(t.dtype);
   return "Buffer<" + c + "> " + var + " = make<" + c + ">(" + shape_initializer(t.shape) + ", " +
-         shape_initializer(t.mins_or_zero()) + ")";
+         shape_initializer(t.mins_or_zero()) + ", '" + error_kind(t.dtype) + "')";
+}
+
+KernelCallText kernel_call_text(const subgraphs::Subgraph& subgraph, const std::vector<std::string>& params,
+                                const std::string& dir, const std::string& load_extra, const std::string& indent) {
+  KernelCallText text;
+  const auto add_arg = [&](const std::string& a) { text.args += (text.args.empty() ? "" : ", ") + a; };
+  const auto add_load = [&](const std::string& var, const std::string& file) {
+    text.loads += (text.loads.empty() ? "" : " && ") + ("load(" + var + ", " + dir + file + "\"" + load_extra + ")");
+  };
+  size_t i = 0;
+  for (const subgraphs::TensorInfo& t : subgraph.inputs()) {
+    const std::string& param = params[i++];
+    text.definitions += indent + buffer_definition("t_" + param, t) + ";\n";
+    add_load("t_" + param, data_file(param, t.dtype, false));
+    add_arg("t_" + param);
+  }
+  for (const subgraphs::ScalarInfo& s : subgraph.scalars()) add_arg(scalar_literal(s));
+  for (const subgraphs::TensorInfo& t : subgraph.outputs()) {
+    const std::string& param = params[i++];
+    const std::string v = "t_" + param;
+    text.definitions += indent + buffer_definition(v, t) + ";\n" + indent + buffer_definition(v + "_ref", t) + ";\n";
+    add_load(v + "_ref", data_file(param, t.dtype, true));
+    add_arg(v);
+    char tolerance[32];
+    std::snprintf(tolerance, sizeof tolerance, "%g", subgraphs::tolerance_of(t.dtype));
+    text.checks += indent + "{\n" + indent + "  const double e = max_error(" + v + ", " + v + "_ref, '" +
+                   error_kind(t.dtype) + "');\n" + indent + "  err = std::max(err, e);\n" + indent + "  within &= e <= " +
+                   tolerance + ";\n" + indent + "}\n";
+  }
+  return text;
 }
 
 char error_kind(subgraphs::DType dtype) {
@@ -92,9 +123,13 @@ std::string data_file(const std::string& param, subgraphs::DType dtype, bool ref
 }
 
 std::string scalar_literal(const subgraphs::ScalarInfo& s) {
+  char bits[32];
   if (s.dtype == subgraphs::DType::kF16 || s.dtype == subgraphs::DType::kBF16) {
-    throw UserError("scalar input \"" + s.name + "\" is " + subgraphs::to_string(s.dtype) +
-                    ", which a generated C++ program cannot pass");
+    // C has no half type: the bit pattern, which is how the kernel takes it.
+    const float v = static_cast<float>(s.value);
+    std::snprintf(bits, sizeof bits, "uint16_t(0x%04x)",
+                  s.dtype == subgraphs::DType::kF16 ? subgraphs::float_to_half_bits(v) : subgraphs::float_to_bf16_bits(v));
+    return bits;
   }
   if (s.dtype == subgraphs::DType::kBool) return s.value != 0 ? "true" : "false";
   char buf[64];
