@@ -99,5 +99,22 @@ TEST(Features, InliningMovesArithmeticIntoTheConsumer) {
   EXPECT_EQ(root[index_of("pipeline.root_funcs")], 2);
 }
 
+// A u8 image is a quarter of the bytes of an f32 one: what a subgraph reads and stores is
+// counted in the bytes of each buffer's type, not 4 per element.
+TEST(Features, BytesFollowEachBuffersType) {
+  const std::string f32 = testing::kBlurSpec;
+  std::string u8 = f32;
+  u8.replace(u8.find("\"shape\": [34, 66]"), std::string("\"shape\": [34, 66]").size(),
+             "\"shape\": [34, 66], \"dtype\": \"u8\"");
+  const std::string root = R"({"funcs": [
+    {"func": "blur_x", "compute": {"kind": "root"}}, {"func": "blur_y", "compute": {"kind": "root"}}]})";
+  const std::vector<float> as_f32 = extract_features(testing::analyze_spec(f32.c_str()), testing::schedule(root));
+  const std::vector<float> as_u8 = extract_features(testing::analyze_spec(u8.c_str()), testing::schedule(root));
+  // Compulsory bytes: the input (34 x 66) and the f32 output (32 x 64).
+  EXPECT_EQ(as_f32[index_of("pipeline.compulsory_bytes")], 4.f * (34 * 66) + 4.f * (32 * 64));
+  EXPECT_EQ(as_u8[index_of("pipeline.compulsory_bytes")], 1.f * (34 * 66) + 4.f * (32 * 64));
+  EXPECT_EQ(as_u8[index_of("arith.ops")], as_f32[index_of("arith.ops")]);  // the same arithmetic
+}
+
 }  // namespace
 }  // namespace ktune::cost_model

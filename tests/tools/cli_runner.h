@@ -2,7 +2,9 @@
 // it printed.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -33,6 +35,12 @@ inline CliResult run_command(const std::string& command) {
 // interleaved.
 inline CliResult run_ktune(const std::string& args) {
   return run_command(std::string(KTUNE_EXE) + " " + args + " 2>&1");
+}
+
+// A path in the test's temporary directory that no other test process uses: ctest runs
+// the tests of one file in parallel processes, so fixed names would race.
+inline std::string scratch_path(const std::string& name) {
+  return ::testing::TempDir() + "/ktune_" + std::to_string(::getpid()) + "_" + name;
 }
 
 }  // namespace ktune::testing

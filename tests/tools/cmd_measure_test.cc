@@ -15,7 +15,7 @@ using testing::run_ktune;
 
 // A small elementwise spec, so that measuring it takes well under a second.
 std::string tiny_spec() {
-  const std::string path = ::testing::TempDir() + "/measure_tiny.json";
+  const std::string path = testing::scratch_path("measure_tiny.json");
   std::ofstream(path) << R"({"name": "tiny_scale", "inputs": [{"name": "a", "shape": [64, 64]}],
     "ops": [{"op": "scale", "inputs": ["a"], "output": "y", "factor": 2}], "outputs": ["y"]})";
   return path;
@@ -56,7 +56,7 @@ TEST(CmdMeasure, HeuristicAndScheduleFilesAreMeasured) {
   // The heuristic as a file gives the same schedule hash.
   const auto printed = run_ktune("space " + tiny_spec() + " --named heuristic --format json 2>/dev/null");
   ASSERT_EQ(printed.exit_code, 0);
-  const std::string path = ::testing::TempDir() + "/heuristic_schedule.json";
+  const std::string path = testing::scratch_path("heuristic_schedule.json");
   std::ofstream(path) << printed.out;
   r = run_ktune("measure " + tiny_spec() + " --schedule " + path + " --format json --repeat-min-ms 5 2>/dev/null");
   ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -67,7 +67,7 @@ TEST(CmdMeasure, BadScheduleFilesAreUsageErrors) {
   auto r = run_ktune("measure " + tiny_spec() + " --schedule /nonexistent/s.json");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out, HasSubstr("/nonexistent/s.json: cannot open schedule file"));
-  const std::string path = ::testing::TempDir() + "/wrong_funcs.json";
+  const std::string path = testing::scratch_path("wrong_funcs.json");
   std::ofstream(path) << R"({"funcs": [{"func": "nope", "compute": {"kind": "root"}}]})";
   r = run_ktune("measure " + tiny_spec() + " --schedule " + path);
   EXPECT_EQ(r.exit_code, 2);

@@ -17,7 +17,7 @@ using testing::run_ktune;
 
 // Two tiny element-wise workloads, cheap to build and run.
 std::string write_spec(const std::string& name, int n) {
-  const std::string path = ::testing::TempDir() + "/" + name + ".json";
+  const std::string path = testing::scratch_path(name + ".json");
   std::ofstream(path) << R"({"name": ")" << name << R"(", "inputs": [{"name": "a", "shape": [)" << n
                       << R"(, 64]}, {"name": "b", "shape": [)" << n
                       << R"(, 64]}], "ops": [{"op": "add", "inputs": ["a", "b"], "output": "c"}], "outputs": ["c"]})";
@@ -25,7 +25,7 @@ std::string write_spec(const std::string& name, int n) {
 }
 
 TEST(CmdModel, SampleThenTrainAndEvaluate) {
-  const std::string db = ::testing::TempDir() + "/cmd_model_test.db";
+  const std::string db = testing::scratch_path("cmd_model_test.db");
   std::remove(db.c_str());
   const auto s = run_ktune("sample " + write_spec("tiny_add_a", 32) + " " + write_spec("tiny_add_b", 48) + " --db " + db +
                            " --count 5 --min-repeats 1 --repeat-min-ms 1");
@@ -49,7 +49,7 @@ TEST(CmdModel, SampleThenTrainAndEvaluate) {
 }
 
 TEST(CmdModel, BadInputExitsWithTwo) {
-  const std::string db = ::testing::TempDir() + "/cmd_model_empty.db";
+  const std::string db = testing::scratch_path("cmd_model_empty.db");
   std::remove(db.c_str());
   auto r = run_ktune("model train --db " + db);
   EXPECT_EQ(r.exit_code, 2) << r.out;

@@ -45,7 +45,7 @@ TEST(CmdShow, GeneratorIsShownAndChecked) {
 }
 
 TEST(CmdShow, BadSpecExitsWithTwoAndNamesTheField) {
-  const std::string path = ::testing::TempDir() + "/bad_spec.json";
+  const std::string path = testing::scratch_path("bad_spec.json");
   std::ofstream(path) << R"({"inputs": [{"name": "a", "shape": [2]}], "ops": [{"op": "nope", "inputs": ["a"], "output": "b"}], "outputs": ["b"]})";
   const auto r = run_ktune("show " + path);
   EXPECT_EQ(r.exit_code, 2);

@@ -25,7 +25,7 @@ TEST(CmdSpace, SamplesAreJsonSchedulesThatRoundTrip) {
     const auto j = nlohmann::json::parse(line);
     EXPECT_TRUE(j.contains("funcs"));
     // Feed it back: a valid schedule is accepted and printed as Halide source.
-    const std::string path = ::testing::TempDir() + "/sched" + std::to_string(count) + ".json";
+    const std::string path = testing::scratch_path("sched" + std::to_string(count) + ".json");
     std::ofstream(path) << line;
     const auto back = run_ktune("space " + suite("softmax") + " --schedule " + path + " --format halide");
     EXPECT_EQ(back.exit_code, 0) << back.out;
@@ -55,7 +55,7 @@ TEST(CmdSpace, StatsReportAcceptance) {
 }
 
 TEST(CmdSpace, BadScheduleFileExitsTwoNamingTheField) {
-  const std::string path = ::testing::TempDir() + "/bad_schedule.json";
+  const std::string path = testing::scratch_path("bad_schedule.json");
   std::ofstream(path) << R"({"funcs": [{"func": "y", "compute": {"kind": "sideways"}}]})";
   const auto r = run_ktune("space " + suite("softmax") + " --schedule " + path);
   EXPECT_EQ(r.exit_code, 2);

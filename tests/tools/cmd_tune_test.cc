@@ -32,7 +32,7 @@ std::string data(const char* name) { return std::string(KTUNE_SOURCE_DIR) + "/te
 const char* kQuick = " --batch 4 --population 32 --generations 1 --repeat-min-ms 10 --min-repeats 3";
 
 std::string fresh_db(const std::string& name) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = testing::scratch_path(name);
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
   return path;
 }

@@ -125,6 +125,13 @@ TEST_F(DbCli, StatsInTextAndJson) {
   EXPECT_EQ(doc["devices"][0]["ok"], 2);
   EXPECT_EQ(doc["best"][0]["schedule_hash"], "fast-schedule");
   EXPECT_GT(doc["file_bytes"].get<int64_t>() + doc["wal_bytes"].get<int64_t>(), 0);
+  // How the tuning went: three measured within milliseconds, two ok, built in 120.5 ms each.
+  ASSERT_EQ(doc["measured"].size(), 1u);
+  EXPECT_EQ(doc["measured"][0]["measured"], 3);
+  EXPECT_EQ(doc["measured"][0]["ok"], 2);
+  EXPECT_EQ(doc["measured"][0]["median_build_ms"], 120.5);
+  EXPECT_EQ(doc["measured"][0]["measured_in_first_2_min"], 3);
+  EXPECT_NE(text.out.find("measured per workload and device"), std::string::npos) << text.out;
 }
 
 TEST_F(DbCli, BestListsAndFilters) {

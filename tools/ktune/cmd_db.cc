@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -106,10 +107,49 @@ void print_best_table(const std::vector<BestEntry>& entries) {
   }
 }
 
+// How the tuning of one workload on one device went: what a run measured and how fast.
+struct MeasuredSummary {
+  std::string workload, device;
+  int64_t measured = 0, ok = 0;
+  int64_t first_two_minutes = 0;  // measured within 120 s of the first measurement
+  double median_build_ms = -1;    // over the measurements that were built; -1 when none
+};
+
+std::vector<MeasuredSummary> measured_summaries(TuningDb& db) {
+  std::vector<MeasuredSummary> out;
+  for (const tuning_db::MeasuredPair& pair : db.measured_pairs()) {
+    MeasuredSummary m{pair.workload.name, pair.device.key};
+    std::vector<double> builds;
+    const auto history = db.measurement_history(pair.workload.key, pair.device.key);
+    for (const tuning_db::MeasurementRecord& r : history) {
+      ++m.measured;
+      m.ok += r.status == tuning_db::MeasureStatus::kOk;
+      m.first_two_minutes += r.created_at_ms - history.front().created_at_ms <= 120000;
+      if (r.build_ms) builds.push_back(*r.build_ms);
+    }
+    if (!builds.empty()) {
+      std::nth_element(builds.begin(), builds.begin() + static_cast<std::ptrdiff_t>(builds.size() / 2), builds.end());
+      m.median_build_ms = builds[builds.size() / 2];
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+void print_measured_table(const std::vector<MeasuredSummary>& rows) {
+  std::printf("%-28s %-14s %9s %7s %14s %16s\n", "workload", "device", "measured", "ok", "median build", "in first 2 min");
+  for (const MeasuredSummary& m : rows) {
+    const double ok = m.measured ? 100.0 * static_cast<double>(m.ok) / static_cast<double>(m.measured) : 0;
+    std::printf("%-28s %-14s %9lld %6.0f%% %11.0f ms %16lld\n", m.workload.c_str(), m.device.substr(0, 12).c_str(),
+                static_cast<long long>(m.measured), ok, m.median_build_ms, static_cast<long long>(m.first_two_minutes));
+  }
+}
+
 int run_stats(const DbOptions& o) {
   TuningDb db = open_db(o, sqlite::OpenMode::kReadOnly);
   const tuning_db::DbStats s = db.stats();
   const std::vector<BestEntry> best = db.best_all();
+  const std::vector<MeasuredSummary> measured = measured_summaries(db);
   if (o.format == "json") {
     nlohmann::json devices = nlohmann::json::array();
     for (const auto& d : s.devices) {
@@ -123,6 +163,11 @@ int run_stats(const DbOptions& o) {
     for (const auto& [status, n] : s.statuses) statuses[status] = n;
     nlohmann::json bests = nlohmann::json::array();
     for (const BestEntry& b : best) bests.push_back(best_json(b));
+    nlohmann::json tuned = nlohmann::json::array();
+    for (const MeasuredSummary& m : measured) {
+      tuned.push_back({{"workload", m.workload}, {"device", m.device}, {"measured", m.measured}, {"ok", m.ok},
+                       {"median_build_ms", m.median_build_ms}, {"measured_in_first_2_min", m.first_two_minutes}});
+    }
     print({{"db", o.db},
            {"schema_version", s.schema_version},
            {"file_bytes", s.file_bytes},
@@ -131,6 +176,7 @@ int run_stats(const DbOptions& o) {
            {"rows", counts_json(s.rows)},
            {"statuses", statuses},
            {"devices", devices},
+           {"measured", tuned},
            {"best", bests}});
     return kExitOk;
   }
@@ -148,6 +194,8 @@ int run_stats(const DbOptions& o) {
                 d.device_key.c_str(), d.target.c_str(), static_cast<long long>(d.workloads),
                 static_cast<long long>(d.measurements), static_cast<long long>(d.ok));
   }
+  std::printf("measured per workload and device:\n");
+  print_measured_table(measured);
   std::printf("best per workload and device:\n");
   print_best_table(best);
   return kExitOk;
