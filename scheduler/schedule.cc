@@ -1,5 +1,7 @@
 #include "scheduler/schedule.h"
 
+#include <cstdint>
+
 #include "common/error.h"
 #include "common/hash.h"
 
@@ -17,6 +19,12 @@ ordered strings(const std::vector<std::string>& v) {
   return a;
 }
 
+// A JSON value as quoted in an error, cut to a readable length.
+std::string shown(const json& j) {
+  std::string text = j.dump();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
 [[noreturn]] void fail(const std::string& where, const std::string& path, const std::string& msg) {
   throw UserError(format_user_error(where, path, msg));
 }
@@ -32,13 +40,17 @@ std::string string_field(const json& obj, const std::string& key, const std::str
                          const std::string& path, bool required = true) {
   if (!required && !obj.contains(key)) return "";
   const json& j = field(obj, key, where, path);
-  if (!j.is_string()) fail(where, path + "." + key, "expected a string, found " + j.dump());
+  if (!j.is_string()) fail(where, path + "." + key, "expected a string, found " + shown(j));
   return j.get<std::string>();
 }
 
 int64_t int_field(const json& obj, const std::string& key, const std::string& where, const std::string& path) {
   const json& j = field(obj, key, where, path);
-  if (!j.is_number_integer()) fail(where, path + "." + key, "expected an integer, found " + j.dump());
+  // Every integer of a schedule (stage indices, split factors) is an int in Halide.
+  if (!j.is_number_integer() || (j.is_number_unsigned() && j.get<uint64_t>() > INT32_MAX) ||
+      j.get<int64_t>() > INT32_MAX || j.get<int64_t>() < INT32_MIN) {
+    fail(where, path + "." + key, "expected an integer that fits in 32 bits, found " + shown(j));
+  }
   return j.get<int64_t>();
 }
 
@@ -47,7 +59,7 @@ std::vector<std::string> string_list(const json& obj, const std::string& key, co
   std::vector<std::string> out;
   if (!obj.contains(key)) return out;
   const json& j = obj.at(key);
-  if (!j.is_array()) fail(where, path + "." + key, "expected an array of loop names, found " + j.dump());
+  if (!j.is_array()) fail(where, path + "." + key, "expected an array of loop names, found " + shown(j));
   for (size_t i = 0; i < j.size(); ++i) {
     if (!j[i].is_string()) fail(where, path + "." + key + "[" + std::to_string(i) + "]", "expected a string");
     out.push_back(j[i].get<std::string>());
@@ -57,6 +69,7 @@ std::vector<std::string> string_list(const json& obj, const std::string& key, co
 
 void check_keys(const json& obj, const std::vector<std::string>& allowed, const std::string& where,
                 const std::string& path) {
+  if (!obj.is_object()) fail(where, path, "expected an object, found " + shown(obj));
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool ok = false;
     for (const std::string& a : allowed) ok |= a == it.key();
@@ -108,7 +121,7 @@ GpuMapping gpu_field(const json& obj, const std::string& where, const std::strin
   if (!obj.contains("gpu")) return gpu;
   const json& g = obj["gpu"];
   const std::string gp = path + ".gpu";
-  if (!g.is_object()) fail(where, gp, "expected an object with blocks and threads, found " + g.dump());
+  if (!g.is_object()) fail(where, gp, "expected an object with blocks and threads, found " + shown(g));
   if (memory) {
     check_keys(g, {"blocks", "threads", "memory"}, where, gp);
   } else {
@@ -258,7 +271,7 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
         if (sj.contains("rfactor")) {
           const json& r = sj["rfactor"];
           const std::string rp = sp + ".rfactor";
-          if (!r.is_object()) fail(where, rp, "expected an object with \"loop\", found " + r.dump());
+          if (!r.is_object()) fail(where, rp, "expected an object with \"loop\", found " + shown(r));
           check_keys(r, {"loop", "vectorize_u", "splits", "gpu"}, where, rp);
           RFactor rf;
           rf.loop = string_field(r, "loop", where, rp);

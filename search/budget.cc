@@ -41,6 +41,9 @@ double parse_duration_seconds(const std::string& text, const std::string& flag) 
     i = j;
   }
   if (total <= 0) throw bad();
+  if (!(total <= kMaxBudgetSeconds)) {
+    throw UserError(format_user_error(flag, "", "\"" + text + "\" is longer than the longest budget, 30 days"));
+  }
   return total;
 }
 

@@ -1,11 +1,10 @@
 #include "subgraphs/spec.h"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "common/error.h"
+#include "common/user_json.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -47,6 +46,10 @@ std::string require_string(const std::string& file, const json& j, const std::st
 
 std::string require_identifier(const std::string& file, const json& j, const std::string& path) {
   std::string s = require_string(file, j, path);
+  if (s.size() > kMaxNameLength) {
+    fail(file, path, "a name of " + std::to_string(s.size()) + " characters is longer than " +
+                         std::to_string(kMaxNameLength));
+  }
   if (!is_identifier(s)) {
     fail(file, path,
          "expected a name made of letters, digits and '_' not starting with a digit, found \"" +
@@ -80,18 +83,23 @@ DType parse_dtype(const std::string& file, const json& j, const std::string& pat
 Shape parse_shape(const std::string& file, const json& j, const std::string& path) {
   if (!j.is_array()) fail(file, path, "expected an array of positive integers, found " + found(j));
   if (j.empty()) fail(file, path, "expected at least one extent, found an empty array");
+  if (j.size() > kMaxSpecRank) {
+    fail(file, path, "rank " + std::to_string(j.size()) + " is more than ktune supports (" +
+                         std::to_string(kMaxSpecRank) + " dimensions)");
+  }
   Shape shape;
   for (size_t i = 0; i < j.size(); ++i) {
     const std::string p = path + "[" + std::to_string(i) + "]";
     if (!j[i].is_number_integer()) fail(file, p, "expected a positive integer, found " + found(j[i]));
+    if (j[i].is_number_unsigned() && j[i].get<uint64_t>() > static_cast<uint64_t>(kMaxTensorElements)) {
+      fail(file, p, "extent " + j[i].dump() + " is too large (at most 2^31 - 1)");
+    }
     const int64_t e = j[i].get<int64_t>();
     if (e <= 0) fail(file, p, "expected a positive extent, found " + std::to_string(e));
-    if (e > (int64_t{1} << 31) - 1) fail(file, p, "extent " + std::to_string(e) + " is too large");
     shape.push_back(e);
   }
-  if (element_count(shape) > (int64_t{1} << 31) - 1) {
-    fail(file, path, "tensor of shape " + shape_to_string(shape) + " has more than 2^31 elements");
-  }
+  const std::string problem = shape_problem(shape);
+  if (!problem.empty()) fail(file, path, problem);
   return shape;
 }
 
@@ -132,19 +140,6 @@ OpSpec parse_op(const std::string& file, const json& j, const std::string& path)
   return op;
 }
 
-std::string line_and_column(const std::string& text, size_t byte) {
-  size_t line = 1, col = 1;
-  for (size_t i = 0; i < text.size() && i + 1 < byte; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(col);
-}
-
 std::string default_name(const std::string& file) {
   std::string base = file.substr(file.find_last_of('/') + 1);
   const size_t dot = base.find_last_of('.');
@@ -153,6 +148,23 @@ std::string default_name(const std::string& file) {
 }
 
 }  // namespace
+
+std::string shape_problem(const Shape& shape) {
+  if (shape.empty() || shape.size() > kMaxSpecRank) {
+    return "rank " + std::to_string(shape.size()) + " is outside 1 to " + std::to_string(kMaxSpecRank);
+  }
+  int64_t elements = 1;
+  for (int64_t e : shape) {
+    if (e <= 0) return "expected positive extents, found " + std::to_string(e) + " in " + shape_to_string(shape);
+    if (e > kMaxTensorElements) return "extent " + std::to_string(e) + " in " + shape_to_string(shape) + " is above 2^31 - 1";
+    // Both factors are below 2^31, so the product fits in 64 bits.
+    elements *= e;
+    if (elements > kMaxTensorElements) {
+      return "a tensor of shape " + shape_to_string(shape) + " has more than 2^31 - 1 elements";
+    }
+  }
+  return "";
+}
 
 bool is_identifier(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
@@ -163,16 +175,7 @@ bool is_identifier(const std::string& name) {
 }
 
 Spec parse_spec_text(const std::string& text, const std::string& file) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const size_t pos = what.find("syntax error");
-    throw UserError(format_user_error(
-        file, "", "invalid JSON at " + line_and_column(text, e.byte) + ": " +
-                      (pos == std::string::npos ? what : what.substr(pos))));
-  }
+  const json root = parse_user_json(text, file);
   if (!root.is_object()) fail(file, "(root)", "expected a JSON object, found " + found(root));
   check_only_keys(file, root, "(root)", {"name", "inputs", "ops", "outputs", "weight", "description"});
 
@@ -180,7 +183,7 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
   spec.file = file;
   spec.name = root.contains("name") ? require_identifier(file, root["name"], "name")
                                     : default_name(file);
-  if (!is_identifier(spec.name)) {
+  if (!is_identifier(spec.name) || spec.name.size() > kMaxNameLength) {
     fail(file, "name", "the file name \"" + spec.name +
                            "\" is not a valid workload name; add a \"name\" field");
   }
@@ -209,6 +212,10 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
   const json& ops = require(file, root, "(root)", "ops");
   if (!ops.is_array() || ops.empty()) {
     fail(file, "ops", "expected a non-empty array of ops, found " + found(ops));
+  }
+  if (ops.size() > kMaxSpecOps) {
+    fail(file, "ops", std::to_string(ops.size()) + " ops are more than a spec may have (" +
+                          std::to_string(kMaxSpecOps) + ")");
   }
   for (size_t i = 0; i < ops.size(); ++i) {
     const std::string path = "ops[" + std::to_string(i) + "]";
@@ -270,12 +277,6 @@ json spec_to_json(const Spec& spec) {
   return j;
 }
 
-Spec parse_spec_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError(format_user_error(path, "", "cannot open spec file (does it exist?)"));
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return parse_spec_text(buf.str(), path);
-}
+Spec parse_spec_file(const std::string& path) { return parse_spec_text(read_user_file(path, "spec file"), path); }
 
 }  // namespace ktune::subgraphs

@@ -49,6 +49,18 @@ struct Spec {
   std::vector<std::string> outputs;  // names of op outputs, in output order
 };
 
+// Limits on what a spec may ask for; beyond them a spec is refused with the field and the
+// limit. Halide buffers have int32 extents and at most a few dimensions; a fused subgraph
+// is tens of ops, and names become Halide Func names and file names.
+inline constexpr size_t kMaxSpecRank = 8;
+inline constexpr size_t kMaxSpecOps = 10000;
+inline constexpr size_t kMaxNameLength = 64;
+inline constexpr int64_t kMaxTensorElements = (int64_t{1} << 31) - 1;
+
+// What is wrong with `shape` as the shape of a tensor (rank, an extent below 1 or above
+// 2^31 - 1, more than kMaxTensorElements elements), or an empty string when nothing is.
+std::string shape_problem(const Shape& shape);
+
 // Parses and structurally validates a spec. Throws ktune::UserError naming `file`, the
 // JSON path of the offending field (or the line and column of a JSON syntax error),
 // what was expected and what was found.

@@ -1,14 +1,27 @@
 #include "subgraphs/spec_subgraph.h"
 
+#include <cmath>
 #include <map>
 
 #include "common/check.h"
+#include "common/error.h"
 #include "common/hash.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/internal/halide_value.h"
 #include "subgraphs/ops/op.h"
 
 namespace ktune::subgraphs {
+
+void SpecSubgraph::check_derived_counts(const Op& op, const OpSpec& op_spec) const {
+  const std::string problem = shape_problem(op.output_shape());
+  if (!problem.empty()) {
+    throw UserError(format_user_error(spec_.file, op_spec.path, "the output \"" + op_spec.output + "\": " + problem));
+  }
+  const double flops = op.flops();
+  if (!std::isfinite(flops) || flops < 0 || !std::isfinite(flops_ + flops)) {
+    throw UserError(format_user_error(spec_.file, op_spec.path, "the op's FLOP count is not a finite number"));
+  }
+}
 
 SpecSubgraph::SpecSubgraph(Spec spec) : spec_(std::move(spec)) {
   name_ = spec_.name;
@@ -28,6 +41,7 @@ SpecSubgraph::SpecSubgraph(Spec spec) : spec_(std::move(spec)) {
     OpCall call{op_spec, {}};
     for (const std::string& name : op_spec.inputs) call.input_shapes.push_back(shapes.at(name));
     std::unique_ptr<Op> op = make_op(call, spec_.file);
+    check_derived_counts(*op, op_spec);
     shapes[op_spec.output] = op->output_shape();
     positional[op_spec.output] = "t" + std::to_string(i);
     nlohmann::json entry = {{"op", op_spec.op}, {"attrs", op->canonical_attributes}};

@@ -27,6 +27,10 @@ class SpecSubgraph : public Subgraph {
   const Spec& spec() const { return spec_; }
 
  private:
+  // Refuses an op whose output shape or FLOP count is out of range (overflowing paddings,
+  // huge windows), before anything is built or stored.
+  void check_derived_counts(const Op& op, const OpSpec& op_spec) const;
+
   Spec spec_;
   std::vector<std::unique_ptr<Op>> ops_;  // one per spec op, validated
 };

@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <utility>
 
@@ -13,6 +16,31 @@ namespace ktune::sqlite {
 
 // ---------------------------------------------------------------------------------------
 // Connection
+
+namespace {
+
+bool directory_writable(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  return ::access(dir.c_str(), W_OK) == 0;
+}
+
+// "file:PATH?immutable=1" with the characters a URI gives meaning to escaped.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+      uri += escaped;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+}  // namespace
 
 void Connection::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
 
@@ -37,23 +65,30 @@ Connection Connection::open(const std::string& path, OpenMode mode, int busy_tim
 
   int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (mode == OpenMode::kCreate) flags |= SQLITE_OPEN_CREATE;
+  // A reader of a WAL file needs its -shm beside it; on a read-only directory (an install
+  // prefix, a CI cache) it opens the file as immutable instead.
+  const bool immutable = read_only && !in_memory && !directory_writable(path);
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  const int rc = immutable ? sqlite3_open_v2(immutable_uri(path).c_str(), &raw, flags | SQLITE_OPEN_URI, nullptr)
+                           : sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Connection conn(raw, path, read_only);  // owns the handle even when opening failed
   if (rc != SQLITE_OK) internal::throw_error(raw, rc, path, "", read_only);
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, busy_timeout_ms);
 
   // The first read of the header: a file that is not SQLite fails here with SQLITE_NOTADB.
+  // Nothing is written before the caller has checked whose file it is (use_wal).
   conn.exec("SELECT count(*) FROM sqlite_master");
-  if (!read_only) {
-    // WAL lets readers run beside a writer; the mode is stored in the file.
-    Statement wal(conn, "PRAGMA journal_mode=WAL");
-    while (wal.step()) {
-    }
-  }
   conn.exec("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
   return conn;
+}
+
+void Connection::use_wal() {
+  if (read_only_) return;
+  // WAL lets readers run beside a writer; the mode is stored in the file.
+  Statement wal(*this, "PRAGMA journal_mode=WAL");
+  while (wal.step()) {
+  }
 }
 
 void Connection::exec(const std::string& sql) {

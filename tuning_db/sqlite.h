@@ -43,6 +43,9 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
   ~Connection() = default;
 
+  // Switches a writable connection to WAL (stored in the file); call it only once the file
+  // is known to be the caller's, so that a refused file is left untouched.
+  void use_wal();
   // Runs one or more statements that return no rows.
   void exec(const std::string& sql);
   // The raw handle, for Statement and diagnostics; never null while open.

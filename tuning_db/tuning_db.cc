@@ -66,6 +66,7 @@ TuningDb TuningDb::open(const std::string& path, const OpenOptions& options) {
     check_readable(conn);
   } else {
     migrate(conn);
+    conn.use_wal();
   }
   conn.exec("PRAGMA cache_size = -16384");  // 16 MiB of page cache
   return TuningDb(std::make_unique<Impl>(std::move(conn), options.versions));

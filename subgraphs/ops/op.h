@@ -54,6 +54,9 @@ class OpAttributes {
   const std::string& file() const { return file_; }
 
  private:
+  // The integer `j` at `field`, refused unless it fits in 32 bits.
+  int64_t attribute_int(const nlohmann::json& j, const std::string& field) const;
+
   const OpSpec& op_;
   std::string file_;
   std::set<std::string> known_;  // attribute names this op reads

@@ -52,12 +52,22 @@ const json& OpAttributes::get_raw(const std::string& key) {
   return it == op_.node.end() ? kNull : *it;
 }
 
+int64_t OpAttributes::attribute_int(const json& j, const std::string& field) const {
+  // Integer attributes (extents, strides, paddings, axes) are ints in Halide.
+  constexpr int64_t kLimit = (int64_t{1} << 31) - 1;
+  if (!j.is_number_integer()) fail(field, "expected an integer, found " + describe(j));
+  if ((j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(kLimit)) ||
+      j.get<int64_t>() > kLimit || j.get<int64_t>() < -kLimit) {
+    fail(field, "expected an integer between -2^31 and 2^31, found " + describe(j));
+  }
+  return j.get<int64_t>();
+}
+
 int64_t OpAttributes::get_int(const std::string& key, int64_t fallback) {
   const json& j = get_raw(key);
   int64_t v = fallback;
   if (!j.is_null()) {
-    if (!j.is_number_integer()) fail(key, "expected an integer, found " + describe(j));
-    v = j.get<int64_t>();
+    v = attribute_int(j, key);
   }
   canonical_[key] = v;
   return v;
@@ -111,13 +121,10 @@ std::vector<int64_t> OpAttributes::get_int_list(const std::string& key,
   if (!j.is_null()) {
     v.clear();
     if (j.is_number_integer()) {
-      v.push_back(j.get<int64_t>());
+      v.push_back(attribute_int(j, key));
     } else if (j.is_array()) {
       for (size_t i = 0; i < j.size(); ++i) {
-        if (!j[i].is_number_integer()) {
-          fail(key + "[" + std::to_string(i) + "]", "expected an integer, found " + describe(j[i]));
-        }
-        v.push_back(j[i].get<int64_t>());
+        v.push_back(attribute_int(j[i], key + "[" + std::to_string(i) + "]"));
       }
     } else {
       fail(key, "expected an integer or an array of integers, found " + describe(j));

@@ -169,5 +169,52 @@ TEST(SpecErrors, NamesMustBeIdentifiers) {
               HasSubstr("inputs[0].name: expected a name made of letters"));
 }
 
+
+TEST(SpecLimits, RankAboveEightNamesTheFieldAndTheLimit) {
+  EXPECT_THAT(error_of(spec_with(R"({"name": "a", "shape": [2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2]})",
+                                 R"({"op": "relu", "inputs": ["a"], "output": "b"})", R"("b")")),
+              HasSubstr("t.json: inputs[0].shape: rank 20 is more than ktune supports (8 dimensions)"));
+}
+
+TEST(SpecLimits, HugeExtentsAndElementCountsAreRefusedWithoutOverflow) {
+  EXPECT_THAT(error_of(spec_with(R"({"name": "a", "shape": [18446744073709551615]})",
+                                 R"({"op": "relu", "inputs": ["a"], "output": "b"})", R"("b")")),
+              HasSubstr("inputs[0].shape[0]: extent 18446744073709551615 is too large"));
+  EXPECT_THAT(error_of(spec_with(R"({"name": "a", "shape": [65536, 65536, 65536, 65536]})",
+                                 R"({"op": "relu", "inputs": ["a"], "output": "b"})", R"("b")")),
+              HasSubstr("more than 2^31 - 1 elements"));
+}
+
+TEST(SpecLimits, DerivedExtentsAreCheckedBeforeAnythingIsBuilt) {
+  // Valid paddings whose output would have 4,000,000,014 columns.
+  EXPECT_THAT(error_of(spec_with(R"({"name": "x", "shape": [1, 3, 16, 16]}, {"name": "w", "shape": [8, 3, 3, 3]})",
+                                 R"({"op": "conv2d", "inputs": ["x", "w"], "output": "y", "padding": [2000000000, 2000000000]})",
+                                 R"("y")")),
+              AllOf(HasSubstr("t.json: ops[0]: the output \"y\""), HasSubstr("is above 2^31 - 1")));
+  EXPECT_THAT(error_of(spec_with(R"({"name": "x", "shape": [1, 3, 16, 16]}, {"name": "w", "shape": [8, 3, 3, 3]})",
+                                 R"({"op": "conv2d", "inputs": ["x", "w"], "output": "y", "padding": [9000000000, 1]})",
+                                 R"("y")")),
+              AllOf(HasSubstr("ops[0].padding[0]"), HasSubstr("expected an integer between -2^31 and 2^31")));
+}
+
+TEST(SpecLimits, LongNamesAndTooManyOpsAreRefused) {
+  EXPECT_THAT(error_of(R"({"name": ")" + std::string(20000, 'n') + R"(", "inputs": [{"name": "a", "shape": [2]}],
+                          "ops": [{"op": "relu", "inputs": ["a"], "output": "b"}], "outputs": ["b"]})"),
+              HasSubstr("t.json: name: a name of 20000 characters is longer than 64"));
+  std::string ops;
+  for (int i = 0; i <= static_cast<int>(kMaxSpecOps); ++i) {
+    ops += std::string(i ? ", " : "") + R"({"op": "relu", "inputs": [")" + (i ? "t" + std::to_string(i - 1) : "a") +
+           R"("], "output": "t)" + std::to_string(i) + "\"}";
+  }
+  EXPECT_THAT(error_of(spec_with(R"({"name": "a", "shape": [2]})", ops, R"("t0")")),
+              HasSubstr("t.json: ops: 10001 ops are more than a spec may have (10000)"));
+}
+
+TEST(SpecLimits, DuplicateKeysAndDeepNestingAreRefused) {
+  EXPECT_THAT(error_of(R"({"name": "t", "name": "u", "inputs": [], "ops": [], "outputs": []})"),
+              HasSubstr("t.json: name: the key \"name\" appears twice"));
+  EXPECT_THAT(error_of(std::string(5000, '[') + std::string(5000, ']')), HasSubstr("nested more than 64 levels"));
+}
+
 }  // namespace
 }  // namespace ktune::subgraphs

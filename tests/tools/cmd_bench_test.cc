@@ -149,7 +149,7 @@ TEST(CmdBenchUsage, HelpListsTheCommandAndItsDefaults) {
   EXPECT_NE(top.out.find("bench"), std::string::npos) << top.out;
   const auto help = run_ktune("bench --help");
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* flag : {"--db", "--threads INT=0", "--format TEXT:{text,json,markdown}=text", "--methods", "--rounds INT=3",
+  for (const char* flag : {"--db", "--threads INT:0 to ", "--format TEXT:{text,json,markdown}=text", "--methods", "--rounds INT:INT in [1 - 1000]=3",
                            "--autoscheduler-timeout"}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag << "\n" << help.out;
   }

@@ -98,5 +98,17 @@ TEST_F(TuningDbFileErrors, GarbledPagesAreReportedAsCorrupted) {
   EXPECT_EQ(message.rfind(path + ": the database file is corrupted", 0), 0u) << message;
 }
 
+
+TEST_F(TuningDbFileErrors, ADatabaseInADirectoryItCannotWriteIsStillRead) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes into read-only directories; run as a user to check this";
+  const std::string dir = file("read_only");
+  std::filesystem::create_directory(dir);
+  const std::string path = make_db("read_only/tuning.db");
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  const std::string message = error_reading(path, sqlite::OpenMode::kReadOnly);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+  EXPECT_EQ(message, "(no UserError)");
+}
+
 }  // namespace
 }  // namespace ktune::tuning_db

@@ -45,8 +45,10 @@ void expect_user_error(Fn&& fn, std::initializer_list<std::string> parts) {
   }
 }
 
-TEST_F(SqliteConnection, OpenSetsWalBusyTimeoutForeignKeysAndSynchronous) {
+TEST_F(SqliteConnection, OpenSetsBusyTimeoutForeignKeysAndSynchronousAndWalOnRequest) {
   Connection conn = Connection::open(file("a.db"), OpenMode::kCreate, 1234);
+  EXPECT_EQ(single_text(conn, "PRAGMA journal_mode"), "delete");  // nothing written on open
+  conn.use_wal();
   EXPECT_EQ(single_text(conn, "PRAGMA journal_mode"), "wal");
   EXPECT_EQ(single_int(conn, "PRAGMA foreign_keys"), 1);
   EXPECT_EQ(single_int(conn, "PRAGMA synchronous"), 1);  // NORMAL

@@ -2,10 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
 
 #include "common/error.h"
+#include "common/user_json.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 
@@ -37,18 +41,47 @@ std::vector<std::unique_ptr<subgraphs::Subgraph>> load_subgraphs(const std::vect
   return out;
 }
 
+CLI::Validator finite_range(double lo, double hi) {
+  const std::string range = "[" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !(v >= lo && v <= hi)) {
+          return "expected a number in " + range + ", found \"" + text + "\"";
+        }
+        return "";
+      },
+      "NUMBER in " + range);
+}
+
+CLI::Validator thread_count() {
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const int most = 4 * cores;
+  return CLI::Validator(
+      [cores, most](std::string& text) -> std::string {
+        char* end = nullptr;
+        const long v = std::strtol(text.c_str(), &end, 10);
+        if (end == text.c_str() || *end != '\0' || v < 0 || v > most) {
+          return "expected 0 (every core) to " + std::to_string(most) + " threads (4 x " + std::to_string(cores) +
+                 " cores), found \"" + text + "\"";
+        }
+        if (v > cores) {
+          std::fprintf(stderr, "ktune: warning: %ld threads on %d cores share cores; timings will be slower than %d threads\n",
+                       v, cores, cores);
+        }
+        return "";
+      },
+      "0 to " + std::to_string(most));
+}
+
+void check_timing_flags(CLI::Option* repeat_min_ms, CLI::Option* min_repeats) {
+  repeat_min_ms->check(finite_range(0.001, 600000));
+  min_repeats->check(CLI::Range(1, 100000));
+}
+
 scheduler::Schedule read_schedule_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError(format_user_error(path, "", "cannot open schedule file"));
-  std::stringstream buf;
-  buf << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(buf.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UserError(format_user_error(path, "", std::string("invalid JSON: ") + e.what()));
-  }
-  return scheduler::Schedule::from_json(j, path);
+  return scheduler::Schedule::from_json(read_user_json(path, "schedule file"), path);
 }
 
 }  // namespace ktune::cli

@@ -3,6 +3,8 @@
 // name the flag or file.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -23,6 +25,15 @@ std::vector<std::unique_ptr<subgraphs::Subgraph>> load_subgraphs(const std::vect
                                                                  const std::vector<std::string>& generators,
                                                                  const std::vector<std::string>& params,
                                                                  const std::vector<std::string>& inputs = {});
+
+// Range checks of the numeric flags; a value outside is a usage error (exit 2) that names
+// the flag and the range. finite_range also refuses nan and inf.
+CLI::Validator finite_range(double lo, double hi);
+// Kernel threads: 0 (every core) up to four times the cores; above the core count it
+// warns that threads will share cores.
+CLI::Validator thread_count();
+// The timing flags shared by measure, tune, sample and bench.
+void check_timing_flags(CLI::Option* repeat_min_ms, CLI::Option* min_repeats);
 
 // A schedule JSON file; UserError naming the file (and the field) when it is unreadable.
 scheduler::Schedule read_schedule_file(const std::string& path);

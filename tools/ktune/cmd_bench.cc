@@ -238,19 +238,23 @@ CommandRunner register_bench(CLI::App& sub) {
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
   sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it");
   sub.add_option("--device", opt->device, "host (only this machine can be benchmarked)")->capture_default_str();
-  sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")->capture_default_str();
+  sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")
+      ->check(thread_count())
+      ->capture_default_str();
   sub.add_option("--format", opt->format, "output format")
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
   sub.add_option("--methods", opt->methods,
                  "comma-separated subset of ktune,ktune-heuristic,Adams2019,Mullapudi2016,Li2018,openblas,onednn "
                  "(default: all)");
-  sub.add_option("--rounds", opt->rounds, "interleaved rounds per method")->capture_default_str();
-  sub.add_option("--min-repeats", opt->min_repeats, "timed runs at least, per round")->capture_default_str();
-  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time each method for at least this many ms per round")
-      ->capture_default_str();
+  sub.add_option("--rounds", opt->rounds, "interleaved rounds per method")->check(CLI::Range(1, 1000))->capture_default_str();
+  check_timing_flags(
+      sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time each method for at least this many ms per round")
+          ->capture_default_str(),
+      sub.add_option("--min-repeats", opt->min_repeats, "timed runs at least, per round")->capture_default_str());
   sub.add_option("--autoscheduler-timeout", opt->autoscheduler_timeout_s,
                  "seconds an autoscheduler may take to schedule and compile one subgraph")
+      ->check(finite_range(1, 86400))
       ->capture_default_str();
   sub.add_option("--run-timeout", opt->run_timeout_s, "seconds one isolated timed run may take")->capture_default_str();
   sub.add_option("--roofline-trials", opt->roofline_trials, "trials of each roofline microbenchmark")->capture_default_str();

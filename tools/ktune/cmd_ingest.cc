@@ -11,12 +11,11 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "common/error.h"
+#include "common/user_json.h"
 #include "measure/measure_result.h"
 #include "search/db_records.h"
 #include "subgraphs/spec_subgraph.h"
@@ -35,17 +34,7 @@ struct IngestOptions {
   std::string db;
 };
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError(format_user_error(path, "", "cannot read the file"));
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    throw UserError(format_user_error(path, "", std::string("not valid JSON: ") + e.what()));
-  }
-}
+nlohmann::json read_json(const std::string& path) { return read_user_json(path, "JSON file"); }
 
 // The number at `field` of `j`; -1 when absent or null.
 double number_or(const nlohmann::json& j, const char* field) {

@@ -154,12 +154,15 @@ CommandRunner register_measure(CLI::App& sub) {
   sub.add_option("--schedule", opt->schedule_file, "a schedule as JSON (see `ktune space`)");
   sub.add_option("--named", opt->named, "a named schedule: naive (everything at root, serial) or heuristic")
       ->check(CLI::IsMember({"naive", "heuristic"}));
-  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time the kernel for at least this many ms in total")
-      ->capture_default_str();
-  sub.add_option("--min-repeats", opt->min_repeats, "time the kernel at least this many times")->capture_default_str();
-  sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->capture_default_str();
+  check_timing_flags(sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time the kernel for at least this many ms in total")
+                         ->capture_default_str(),
+                     sub.add_option("--min-repeats", opt->min_repeats, "time the kernel at least this many times")
+                         ->capture_default_str());
+  sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->check(thread_count())->capture_default_str();
   sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
-  sub.add_option("--timeout-ms", opt->timeout_ms, "kill the isolated run after this many ms")->capture_default_str();
+  sub.add_option("--timeout-ms", opt->timeout_ms, "kill the isolated run after this many ms")
+      ->check(finite_range(1, 86400000))
+      ->capture_default_str();
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   return [opt] { return run_measure(*opt); };
 }

@@ -23,6 +23,7 @@
 #include "scheduler/space.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 #include "search/db_records.h"
 #include "search/progress.h"
@@ -176,16 +177,21 @@ CommandRunner register_sample(CLI::App& sub) {
   auto opt = std::make_shared<SampleOptions>();
   sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs")->required();
   sub.add_option("--db", opt->db, "tuning database file (created if missing)")->required();
-  sub.add_option("--count", opt->count, "new schedules measured per subgraph")->capture_default_str();
+  sub.add_option("--count", opt->count, "new schedules measured per subgraph")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
   sub.add_option("--seed", opt->seed, "sampling seed")->capture_default_str();
-  sub.add_option("--batch", opt->batch, "candidates built together")->capture_default_str();
+  sub.add_option("--batch", opt->batch, "candidates built together")->check(CLI::Range(1, 4096))->capture_default_str();
   sub.add_option("--mutate-fraction", opt->mutate_fraction, "share of candidates mutated from measured schedules")
+      ->check(finite_range(0, 1))
       ->capture_default_str();
-  sub.add_option("--min-repeats", opt->min_repeats, "time each kernel at least this many times")->capture_default_str();
-  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time each kernel for at least this many ms")
+  check_timing_flags(
+      sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time each kernel for at least this many ms")->capture_default_str(),
+      sub.add_option("--min-repeats", opt->min_repeats, "time each kernel at least this many times")->capture_default_str());
+  sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->check(thread_count())->capture_default_str();
+  sub.add_option("--build-threads", opt->build_threads, "concurrent compiles (0 = every core)")
+      ->check(thread_count())
       ->capture_default_str();
-  sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->capture_default_str();
-  sub.add_option("--build-threads", opt->build_threads, "concurrent compiles (0 = every core)")->capture_default_str();
   return [opt] { return run_sample(*opt); };
 }
 

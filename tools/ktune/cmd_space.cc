@@ -151,7 +151,7 @@ CommandRunner register_space(CLI::App& sub) {
   sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--sample", opt->sample, "number of schedules to sample")->capture_default_str();
+  sub.add_option("--sample", opt->sample, "number of schedules to sample")->check(CLI::Range(0, 1000000))->capture_default_str();
   sub.add_option("--seed", opt->seed, "random seed")->capture_default_str();
   sub.add_option("--schedule", opt->schedule_file, "a schedule (JSON) to validate and print");
   sub.add_option("--named", opt->named, "a named reference schedule")->check(CLI::IsMember({"naive", "heuristic"}));

@@ -150,17 +150,22 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("--target", opt->target, "host or cuda; with cuda and no --device, this machine's first GPU")
       ->check(CLI::IsMember({"cuda", "host"}));
   sub.add_option("--budget", opt->budget, "wall-clock budget: 8h, 90m, 1h30m, 45s");
-  sub.add_option("--trials", opt->trials, "number of candidates to measure");
-  sub.add_option("--threads", opt->threads, "threads per kernel (0 = every core)")->capture_default_str();
+  sub.add_option("--trials", opt->trials, "number of candidates to measure")->check(CLI::Range(1, 1000000000));
+  sub.add_option("--threads", opt->threads, "threads per kernel (0 = every core)")->check(thread_count())->capture_default_str();
   sub.add_option("--seed", opt->seed, "search seed")->capture_default_str();
   sub.add_flag("--resume", opt->resume, "continue earlier runs (the default: state comes from the database)");
   sub.add_option("--log", opt->log, "append one JSON line per round to this file");
-  sub.add_option("--batch", opt->search.batch, "candidates measured per round")->capture_default_str();
-  sub.add_option("--population", opt->search.population, "population of the evolutionary search")->capture_default_str();
-  sub.add_option("--generations", opt->search.generations, "generations evolved per round")->capture_default_str();
-  sub.add_option("--epsilon", opt->search.epsilon, "fraction of each batch picked at random")->capture_default_str();
-  sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "minimum timed milliseconds per candidate")->capture_default_str();
-  sub.add_option("--min-repeats", opt->min_repeats, "minimum timed runs per candidate")->capture_default_str();
+  sub.add_option("--batch", opt->search.batch, "candidates measured per round")->check(CLI::Range(1, 4096))->capture_default_str();
+  sub.add_option("--population", opt->search.population, "population of the evolutionary search")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  sub.add_option("--generations", opt->search.generations, "generations evolved per round")->check(CLI::Range(0, 1000))->capture_default_str();
+  sub.add_option("--epsilon", opt->search.epsilon, "fraction of each batch picked at random")
+      ->check(finite_range(0, 1))
+      ->capture_default_str();
+  check_timing_flags(
+      sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "minimum timed milliseconds per candidate")->capture_default_str(),
+      sub.add_option("--min-repeats", opt->min_repeats, "minimum timed runs per candidate")->capture_default_str());
   return [opt] {
     opt->argv = {"ktune", "tune"};
     for (const std::string& s : opt->specs) opt->argv.push_back(s);

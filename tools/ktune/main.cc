@@ -3,7 +3,10 @@
 // 2 usage or bad input (README.md, "Exit codes").
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <exception>
 #include <string>
 #include <vector>
@@ -49,6 +52,33 @@ const std::vector<CommandEntry>& command_table() {
   return table;
 }
 
+// The first word, when it is meant as a command and names none: CLI11 would only say that
+// a subcommand is required.
+std::optional<std::string> unknown_command(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+  for (const CommandEntry& entry : command_table()) {
+    if (std::string(entry.name) == argv[1]) return std::nullopt;
+  }
+  return std::string(argv[1]);
+}
+
+std::string command_names() {
+  std::string out;
+  for (const CommandEntry& entry : command_table()) out += (out.empty() ? "" : ", ") + std::string(entry.name);
+  return out;
+}
+
+// Files that cannot be created or written where the user pointed are bad input (2); a full
+// disk or an I/O error is a failure of the environment (1).
+int report_filesystem_error(const std::filesystem::filesystem_error& e) {
+  const std::string path = e.path1().string();
+  const int code = e.code().value();
+  const bool environment = code == ENOSPC || code == EIO || code == EDQUOT;
+  std::fprintf(stderr, "ktune: %s: %s%s\n", environment ? "failure" : "error",
+               path.empty() ? "" : (path + ": ").c_str(), e.code().message().c_str());
+  return environment ? ktune::kExitFailure : ktune::kExitUsage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,6 +92,11 @@ int main(int argc, char** argv) {
     runners.emplace_back(sub, entry.register_fn(*sub));
   }
 
+  if (const auto unknown = unknown_command(argc, argv)) {
+    std::fprintf(stderr, "ktune: error: unknown command \"%s\" (commands: %s; ktune --help)\n", unknown->c_str(),
+                 command_names().c_str());
+    return ktune::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -77,6 +112,8 @@ int main(int argc, char** argv) {
   } catch (const ktune::UserError& e) {
     std::fprintf(stderr, "ktune: error: %s\n", e.what());
     return ktune::kExitUsage;
+  } catch (const std::filesystem::filesystem_error& e) {
+    return report_filesystem_error(e);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ktune: failure: %s\n", e.what());
     return ktune::kExitFailure;
