@@ -1,6 +1,8 @@
 // Error tiers shared by every ktune library (STYLE.md 6.4).
 // UserError is bad input a person can fix: it names the file, the field or line,
 // what was expected and what was found. The CLI maps it to exit code 2.
+// EnvironmentError is a correct request that the machine failed: a full disk, an I/O
+// error, a damaged database file. The CLI maps it to exit code 1.
 #pragma once
 
 #include <stdexcept>
@@ -17,6 +19,13 @@ inline constexpr int kExitUsage = 2;
 class UserError : public std::runtime_error {
  public:
   explicit UserError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// The machine or a file failed a correct request; the message names the file and says how
+// to recover.
+class EnvironmentError : public std::runtime_error {
+ public:
+  explicit EnvironmentError(const std::string& message) : std::runtime_error(message) {}
 };
 
 // Builds "FILE: PATH: expected X, found Y" style messages consistently.

@@ -4,9 +4,7 @@
 // helper thread the arena thread waits for with a deadline (see builder.h).
 #include "measure/builder.h"
 
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 #include <atomic>
@@ -185,22 +183,31 @@ BuildBatch build_candidates(const std::vector<Candidate>& candidates, const Buil
   const int threads = options.threads > 0 ? options.threads : internal::usable_cores();
   const Clock::time_point start = Clock::now();
   tbb::task_arena arena(threads);
+  // Candidates start in their order (compile times differ by 100x between schedules, so
+  // each worker takes the next one when it is free): when start_before cuts a batch short,
+  // the first candidates are the ones built.
+  std::atomic<size_t> next{0};
   arena.execute([&] {
-    // One candidate per task: compile times differ by 100x between schedules.
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, candidates.size(), 1),
-        [&](const tbb::blocked_range<size_t>& range) {
-          for (size_t i = range.begin(); i != range.end(); ++i) {
-            batch.candidates[i] = build_one(candidates[i], target, options.timeout_ms);
-          }
-        },
-        tbb::simple_partitioner());
+    tbb::parallel_for(0, threads, [&](int) {
+      for (size_t i = next++; i < candidates.size(); i = next++) {
+        if (options.start_before && Clock::now() >= *options.start_before) {
+          batch.candidates[i].candidate = candidates[i];
+          batch.candidates[i].skipped = true;
+        } else {
+          batch.candidates[i] = build_one(candidates[i], target, options.timeout_ms);
+        }
+      }
+    });
   });
   BuildStats& stats = batch.stats;
   stats.wall_ms = ms_since(start);
-  stats.candidates = static_cast<int>(candidates.size());
   stats.threads = threads;
   for (const BuiltCandidate& b : batch.candidates) {
+    if (b.skipped) {
+      ++stats.skipped;
+      continue;
+    }
+    ++stats.candidates;
     stats.sum_build_ms += b.build.build_ms;
     switch (b.build.status) {
       case MeasureStatus::kOk: ++stats.built; break;

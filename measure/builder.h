@@ -14,7 +14,9 @@
 // LLVM holds a lock could deadlock the child).
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,10 @@ struct BuildOptions {
   // Halide target string to compile for; empty means the host JIT target
   // (HL_JIT_TARGET or the detected host). For a GPU of this machine use jit_target_for().
   std::string target;
+  // Candidates start in their order. One whose build has not started by this time is not
+  // built: it comes back with `skipped` set, so that a budget ends within one candidate's
+  // build.
+  std::optional<std::chrono::steady_clock::time_point> start_before;
 };
 
 // The JIT target that runs kernels built for a device whose Halide target is
@@ -55,6 +61,8 @@ struct BuiltCandidate {
   MeasureResult build;
   // The compiled pipeline; null unless build.status is kOk.
   std::shared_ptr<const internal::CompiledKernel> kernel;
+  // Not built because BuildOptions::start_before had passed; `build` means nothing then.
+  bool skipped = false;
 };
 
 // What a batch cost: the throughput figures the benchmark reports.
@@ -64,6 +72,7 @@ struct BuildStats {
   int rejected = 0;    // kRejected
   int errors = 0;      // kBuildError
   int timeouts = 0;    // kBuildTimeout
+  int skipped = 0;     // not started before BuildOptions::start_before (not in `candidates`)
   int threads = 0;     // concurrent compiles used
   double wall_ms = 0;  // wall time of the whole batch, in milliseconds
   double sum_build_ms = 0;  // sum of per-candidate build times (> wall_ms when parallel)

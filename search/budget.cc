@@ -1,10 +1,19 @@
 #include "search/budget.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "common/error.h"
 
 namespace ktune::search {
+
+std::optional<double> round_end_s(const Budget& budget, double elapsed_s, int tasks_without_round) {
+  if (!budget.seconds) return std::nullopt;
+  const double end = *budget.seconds;
+  if (tasks_without_round <= 1) return end;
+  const double left = std::max(0.0, end - elapsed_s);
+  return elapsed_s + left / tasks_without_round;
+}
 
 double parse_duration_seconds(const std::string& text, const std::string& flag) {
   auto bad = [&] {

@@ -16,6 +16,22 @@ struct Budget {
 // The longest wall-clock budget a run may be given: 30 days.
 inline constexpr double kMaxBudgetSeconds = 30 * 24 * 3600.0;
 
+// The elapsed time (seconds since the run started) at which the next round of a task must
+// end: the budget's end, or, while `tasks_without_round` tasks (this one included) still
+// wait for their first round, an equal share of the time left, so that one slow task cannot
+// spend the budget before the others start. nullopt without a wall-clock budget.
+std::optional<double> round_end_s(const Budget& budget, double elapsed_s, int tasks_without_round);
+
+// How long a round keeps starting builds: the candidates left wait for a later round, so
+// that a pipeline whose candidates compile slowly is still measured, and modelled, early.
+inline constexpr double kRoundStartWindowS = 20;
+
+// The elapsed time after which no candidate of a round ending at `round_end_s` should start
+// building: a candidate that typically takes `typical_candidate_s` would not finish in time.
+inline double last_start_s(double round_end_s, double typical_candidate_s) {
+  return round_end_s - typical_candidate_s;
+}
+
 // Parses "8h", "90m", "1h30m", "45s" or a plain number of seconds, up to kMaxBudgetSeconds.
 // Throws ktune::UserError naming `flag` for anything else.
 double parse_duration_seconds(const std::string& text, const std::string& flag);

@@ -57,12 +57,25 @@ void Progress::clear_block() {
   drawn_lines_ = 0;
 }
 
+std::optional<double> eta_seconds(double elapsed_s, int trials_run, std::optional<double> budget_s,
+                                  std::optional<int> budget_trials) {
+  std::optional<double> eta;
+  if (budget_s) eta = std::max(0.0, *budget_s - elapsed_s);
+  if (budget_trials && trials_run > 0) {
+    const double by_trials = std::max(0, *budget_trials - trials_run) * elapsed_s / trials_run;
+    eta = eta ? std::min(*eta, by_trials) : by_trials;
+  }
+  return eta;
+}
+
 void Progress::update(double elapsed_s, int trials_run, const std::vector<TaskLine>& tasks) {
+  trials_run_ = trials_run;
   if (!terminal_) return;
   clear_block();
   std::string head = "ktune tune  " + format_seconds(elapsed_s);
-  if (budget_s_) {
-    head += " / " + format_seconds(*budget_s_) + "  ETA " + format_seconds(std::max(0.0, *budget_s_ - elapsed_s));
+  if (budget_s_) head += " / " + format_seconds(*budget_s_);
+  if (const auto eta = eta_seconds(elapsed_s, trials_run, budget_s_, budget_trials_)) {
+    head += "  ETA " + format_seconds(*eta);
   }
   head += "  trials " + std::to_string(trials_run);
   if (budget_trials_) head += " / " + std::to_string(*budget_trials_);
@@ -79,9 +92,11 @@ void Progress::update(double elapsed_s, int trials_run, const std::vector<TaskLi
 
 void Progress::round(const RoundRecord& r) {
   if (!terminal_) {
-    std::fprintf(stderr, "[%s] %s round %d: %d measured (%d ok), round best %s, best %s, trials %d\n",
+    const auto eta = eta_seconds(r.elapsed_s, trials_run_, budget_s_, budget_trials_);
+    std::fprintf(stderr, "[%s] %s round %d: %d measured (%d ok), round best %s, best %s, trials %d%s\n",
                  format_seconds(r.elapsed_s).c_str(), r.task.c_str(), r.round, r.measured, r.ok,
-                 format_ns(r.round_best_ns).c_str(), format_ns(r.best_ns).c_str(), r.trials);
+                 format_ns(r.round_best_ns).c_str(), format_ns(r.best_ns).c_str(), r.trials,
+                 eta ? (", ETA " + format_seconds(*eta)).c_str() : "");
     std::fflush(stderr);
   }
   if (log_) {

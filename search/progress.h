@@ -1,6 +1,6 @@
 // Progress of a tuning run. On a terminal: a live block redrawn after every measurement
 // (elapsed / budget and ETA; per subgraph its trials, best time and speed-up over its first
-// measured schedule). Off a terminal: one plain line per round. Always, when a path is
+// measured schedule). Off a terminal: one plain line per round, with the ETA. Always, when a path is
 // given: a JSON-lines log with one object per round.
 #pragma once
 
@@ -56,7 +56,14 @@ class Progress {
   std::optional<double> budget_s_;
   std::optional<int> budget_trials_;
   int drawn_lines_ = 0;  // lines of the live block currently on screen
+  int trials_run_ = 0;   // trials of this run at the last update
 };
+
+// Seconds until the run ends: what is left of a wall-clock budget, or of a trial budget at
+// the rate so far, whichever ends first; nullopt without a budget (or before any trial of a
+// trials-only budget).
+std::optional<double> eta_seconds(double elapsed_s, int trials_run, std::optional<double> budget_s,
+                                  std::optional<int> budget_trials);
 
 // "1.23 ms", "456 us", "2.1 s".
 std::string format_ns(double ns);

@@ -4,8 +4,12 @@
 // result (TuningDb), retrain the cost model, report progress.
 #include "search/tuner.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -18,6 +22,7 @@
 #include "cost_model/extractor.h"
 #include "cost_model/model_store.h"
 #include "measure/builder.h"
+#include "measure/retime.h"
 #include "measure/runner.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
@@ -52,7 +57,36 @@ struct Task {
   TaskSummary summary;
   int failed_streak = 0;              // candidates failed in a row since the last ok one
   std::map<std::string, int> failures;  // messages of that streak, counted
+  std::vector<double> build_s;        // build time of each candidate built in this run, seconds
 };
+
+// What building one candidate of `t` typically takes, in seconds: the median of this run's
+// builds, 0 before the first.
+double typical_build_s(const Task& t) {
+  if (t.build_s.empty()) return 0;
+  std::vector<double> sorted = t.build_s;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+  return sorted[sorted.size() / 2];
+}
+
+// A candidate whose first timing beats the best is timed kConfirmRuns more times and its
+// timings combined: one lucky timing must not become the best that tune prints and the
+// database keeps.
+constexpr int kConfirmRuns = 2;
+
+measure::MeasureResult confirm_new_best(measure::Runner& runner, const measure::BuiltCandidate& candidate,
+                                        measure::MeasureResult first) {
+  std::vector<measure::MeasureResult> runs{std::move(first)};
+  for (int k = 0; k < kConfirmRuns; ++k) runs.push_back(runner.run(candidate));
+  return measure::combine_rounds(runs);
+}
+
+// The best time of task `t` by the database's rule (tuning_db/best_rule.h): the figure that
+// query, export, report and bench show for it.
+double stored_best_ns(db::TuningDb& store, const Task& t, const std::string& device_key) {
+  const auto best = store.best(t.summary.workload_key, device_key);
+  return best && best->measurement.median_ns ? *best->measurement.median_ns : t.summary.best_ns;
+}
 
 // The most frequent failure message of a streak, shortened to one line.
 std::string most_common(const std::map<std::string, int>& failures) {
@@ -69,6 +103,11 @@ std::string most_common(const std::map<std::string, int>& failures) {
 // What a failed candidate ran into: its status and message.
 std::string failure_key(const measure::MeasureResult& r) {
   return std::string(measure::to_string(r.status)) + ": " + r.message;
+}
+
+// True while process `pid` of this host runs (a process of another user counts).
+bool process_alive(int64_t pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
 
 std::string host_name() {
@@ -235,6 +274,12 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   run_record.command = nlohmann::json(opt.command).dump();
   run_record.host = host_name();
   run_record.budget = opt.budget.text;
+  run_record.pid = static_cast<int64_t>(getpid());
+  // Earlier runs of this host that a signal or a power cut ended never said so.
+  if (const int killed = store.mark_killed_runs(run_record.host, process_alive)) {
+    st.progress.note("ktune: " + std::to_string(killed) + " earlier run" + (killed == 1 ? "" : "s") +
+                     " of this host ended without a word (killed); marked as killed");
+  }
   const int64_t run_id = store.begin_run(run_record);
 
   measure::RunOptions run_options;
@@ -318,6 +363,22 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     const size_t pick = scheduler.next(progress);
     const size_t ti = active[pick];
     Task& t = st.tasks[ti];
+    // A budget is a limit: no candidate starts that would not finish before it ends, and in
+    // the warm-up no task takes more than its share of what is left. A round starts builds
+    // for at most kRoundStartWindowS.
+    int waiting = 0;
+    for (size_t i : active) waiting += st.tasks[i].progress.rounds == 0 ? 1 : 0;
+    const std::optional<double> round_end = round_end_s(opt.budget, elapsed(), t.progress.rounds == 0 ? waiting : 0);
+    double last_start = elapsed() + kRoundStartWindowS;
+    if (round_end) {
+      if (elapsed() >= last_start_s(*round_end, typical_build_s(t))) {
+        st.progress.note("ktune: stopping " + std::to_string(static_cast<int>(*round_end - elapsed())) +
+                         " s early: a candidate of " + t.summary.name + " takes about " +
+                         std::to_string(static_cast<int>(typical_build_s(t) + 0.5)) + " s to build");
+        break;
+      }
+      last_start = std::min(last_start, last_start_s(*round_end, typical_build_s(t)));
+    }
     const cost_model::CostModel& scorer = model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
 
     std::vector<Proposal> proposals = propose_round(t, opt.search, scorer, rng, st.progress);
@@ -339,6 +400,8 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     measure::BuildOptions build_options;
     build_options.threads = 0;
     build_options.target = jit_target;
+    build_options.start_before = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(last_start));
     const measure::BuildBatch batch = measure::build_candidates(candidates, build_options);
 
     RoundRecord record;
@@ -348,7 +411,12 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     record.model = opt.search.random_search ? "random" : scorer.kind();
     for (size_t i = 0; i < batch.candidates.size(); ++i) {
       if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
-      const measure::MeasureResult r = runner.run(batch.candidates[i]);
+      if (batch.candidates[i].skipped) continue;
+      measure::MeasureResult r = runner.run(batch.candidates[i]);
+      if (r.build_ms >= 0) t.build_s.push_back(r.build_ms / 1000.0);
+      if (r.ok() && (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns)) {
+        r = confirm_new_best(runner, batch.candidates[i], std::move(r));
+      }
       const Proposal& p = proposals[i];
       const int64_t schedule_id =
           store.upsert_schedule(t.workload_id, candidates[i].schedule_hash, p.schedule.to_json().dump());
@@ -358,7 +426,10 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
       t.measured.insert(candidates[i].schedule_hash);
       ++summary.trials;
       count_result(t, p, r, record);
-      if (r.ok()) ++new_ok;
+      if (r.ok()) {
+        ++new_ok;
+        t.summary.best_ns = stored_best_ns(store, t, device_key);
+      }
       st.progress.update(elapsed(), summary.trials, lines());
       if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
     }
@@ -374,7 +445,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
     }
     // Retrain after a tenth more data (at least kNewSamplesToRetrain samples): each
     // retraining reads every stored schedule, so a fixed interval would grow quadratically.
-    if (new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && stop.load() == 0) {
+    if (new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && budget_left()) {
       retrain();
       new_ok = 0;
     }

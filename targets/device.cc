@@ -260,6 +260,18 @@ std::string format_bytes(int64_t bytes) {
   return std::to_string(bytes) + " B";
 }
 
+std::string short_name(const Device& device) {
+  if (device.kind == "cuda") {
+    return (device.gpu.name.empty() ? "unknown GPU" : device.gpu.name) + " (sm_" +
+           std::to_string(device.gpu.compute_capability) + ")";
+  }
+  std::string out = device.cpu_model.empty() ? "unknown CPU" : device.cpu_model;
+  out += ", " + std::to_string(device.cores) + (device.cores == 1 ? " core" : " cores");
+  const std::string simd = vector_summary(device.isa_features);
+  if (!simd.empty()) out += ", " + simd;
+  return out;
+}
+
 std::string describe(const Device& device) {
   if (device.kind == "cuda") {
     const GpuInfo& gpu = device.gpu;

@@ -96,6 +96,9 @@ Device device_from_json(const nlohmann::json& json, const std::string& where = "
 // target x86-64-linux-avx-avx2-..."; for a GPU "NVIDIA H100 SXM (sm_90), 132 SMs, ...".
 std::string describe(const Device& device);
 
+// A name for tables: "AMD EPYC, 2 cores, AVX-512"; for a GPU "NVIDIA H100 SXM (sm_90)".
+std::string short_name(const Device& device);
+
 // "48 KiB", "2 MiB", "1536 B", "?" for -1: the unit is the largest that divides exactly.
 std::string format_bytes(int64_t bytes);
 

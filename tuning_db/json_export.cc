@@ -56,7 +56,8 @@ Json run_json(const RunRecord& r) {
       {"budget", r.budget},
       {"status", std::string(to_string(r.status))},
       {"ktune_version", r.ktune_version},
-      {"halide_version", r.halide_version}};
+      {"halide_version", r.halide_version},
+      {"pid", r.pid ? Json(*r.pid) : Json(nullptr)}};
 }
 
 Json measurement_json(const MeasurementRecord& m, const std::string& device_key,

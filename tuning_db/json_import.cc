@@ -72,6 +72,14 @@ class Fields {
     return value.get<int64_t>();
   }
 
+  // A non-negative integer that older exports leave out: absent or null is nullopt.
+  std::optional<int64_t> count_if_given(const Json& object, const std::string& path, const char* key) const {
+    if (!object.is_object()) fail(path, "expected an object, found " + describe(object));
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return std::nullopt;
+    return count(object, path, key);
+  }
+
   std::optional<double> number_or_null(const Json& object, const std::string& path, const char* key,
                                        bool non_negative = true) const {
     const Json& value = member(object, path, key);
@@ -165,13 +173,14 @@ CopyReport TuningDb::import_json(const std::string& text, const std::string& sou
     auto parsed = parse_run_status(status);
     if (!parsed) {
       f.fail(Fields::at(p, "status"),
-             "expected running, completed, interrupted or failed, "
+             "expected running, completed, interrupted, failed or killed, "
              "found \"" +
                  status + "\"");
     }
     r.status = *parsed;
     r.ktune_version = f.text(runs[i], p, "ktune_version");
     r.halide_version = f.text(runs[i], p, "halide_version");
+    r.pid = f.count_if_given(runs[i], p, "pid");
     run_ids[r.uuid] = copy.run(r);
   }
 

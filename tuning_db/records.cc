@@ -8,8 +8,8 @@ namespace {
 constexpr std::array<std::string_view, 8> kMeasureStatusNames = {
     "ok",    "rejected",    "build_error",   "build_timeout",
     "crash", "run_timeout", "runtime_error", "wrong_result"};
-constexpr std::array<std::string_view, 4> kRunStatusNames = {"running", "completed", "interrupted",
-                                                             "failed"};
+constexpr std::array<std::string_view, 5> kRunStatusNames = {"running", "completed", "interrupted",
+                                                             "failed", "killed"};
 
 }  // namespace
 

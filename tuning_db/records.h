@@ -25,10 +25,11 @@ enum class MeasureStatus {
 
 // State of a tuning run; stored as the lowercase text that to_string() returns.
 enum class RunStatus {
-  kRunning,      // started and not ended (or the process was killed)
+  kRunning,      // started and not ended (or killed, until a later run notices)
   kCompleted,    // ended normally
   kInterrupted,  // stopped by the user or the budget before finishing its plan
   kFailed,       // ended by an error
+  kKilled,       // its process died without ending it (a signal, a power cut): found by a later run
 };
 
 std::string_view to_string(MeasureStatus status);
@@ -82,6 +83,7 @@ struct RunRecord {
   RunStatus status = RunStatus::kRunning;  // state of the run
   std::string ktune_version;               // empty on input means the database's current one
   std::string halide_version;              // empty on input means the database's current one
+  std::optional<int64_t> pid;              // the tuning process on `host`; unset for older runs
 };
 
 // One timing (or failure) of a schedule on a device.

@@ -119,6 +119,31 @@ CREATE TABLE bench_results (
 CREATE INDEX bench_results_latest ON bench_results(workload_key, device_key, created_at);
 )sql";
 
+// Runs gain the process id of the tuner and the status 'killed'. SQLite cannot change a
+// CHECK constraint in place: the table is rebuilt (foreign keys off, see migrate()).
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE runs_v3 (
+  id             INTEGER PRIMARY KEY,
+  uuid           TEXT NOT NULL UNIQUE,
+  started_at     INTEGER NOT NULL,
+  ended_at       INTEGER,
+  command        TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(command)),
+  host           TEXT NOT NULL DEFAULT '',
+  budget         TEXT NOT NULL DEFAULT '',
+  status         TEXT NOT NULL
+                 CHECK (status IN ('running', 'completed', 'interrupted', 'failed', 'killed')),
+  ktune_version  TEXT NOT NULL DEFAULT '',
+  halide_version TEXT NOT NULL DEFAULT '',
+  pid            INTEGER CHECK (pid > 0)
+);
+INSERT INTO runs_v3 (id, uuid, started_at, ended_at, command, host, budget, status, ktune_version,
+                     halide_version)
+  SELECT id, uuid, started_at, ended_at, command, host, budget, status, ktune_version, halide_version
+  FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v3 RENAME TO runs;
+)sql";
+
 // What the file says about itself.
 struct Header {
   int user_version = 0;             // PRAGMA user_version
@@ -166,12 +191,40 @@ void check_header(const sqlite::Connection& conn, const Header& header, int newe
   }
 }
 
+// Foreign keys off for the lifetime of the guard, on again afterwards.
+class ForeignKeysOff {
+ public:
+  explicit ForeignKeysOff(sqlite::Connection& conn) : conn_(conn) { conn_.exec("PRAGMA foreign_keys=OFF"); }
+  ~ForeignKeysOff() {
+    try {
+      conn_.exec("PRAGMA foreign_keys=ON");
+    } catch (...) {
+      // A destructor must not throw; the connection is being abandoned anyway.
+    }
+  }
+  ForeignKeysOff(const ForeignKeysOff&) = delete;
+  ForeignKeysOff& operator=(const ForeignKeysOff&) = delete;
+
+ private:
+  sqlite::Connection& conn_;
+};
+
+// Throws when a row refers to a row that is not there.
+void check_foreign_keys(sqlite::Connection& conn) {
+  sqlite::Statement check(conn, "PRAGMA foreign_key_check");
+  if (check.step()) {
+    throw std::runtime_error(conn.path() + ": the schema migration left table " + check.column_text(0) +
+                             " referring to a missing row of " + check.column_text(2));
+  }
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> steps = {
       {1, "devices, workloads, schedules, runs, measurements, models", kSchemaV1},
       {2, "bench_results", kSchemaV2},
+      {3, "runs: pid, status 'killed'", kSchemaV3},
   };
   return steps;
 }
@@ -191,6 +244,10 @@ void migrate(sqlite::Connection& conn, const std::vector<Migration>& steps) {
   check_header(conn, header, newest);
   if (header.application_id == kApplicationId && header.user_version == newest) return;
 
+  // Steps that rebuild a table drop it while other tables still refer to it: foreign keys
+  // are switched off for the migration (it cannot be done inside a transaction) and checked
+  // before it commits.
+  ForeignKeysOff keys_off(conn);
   sqlite::WriteTransaction tx(conn);
   header = read_header(conn);  // another process may have migrated it meanwhile
   check_header(conn, header, newest);
@@ -202,6 +259,7 @@ void migrate(sqlite::Connection& conn, const std::vector<Migration>& steps) {
     conn.exec(step.sql);
     conn.exec("PRAGMA user_version = " + std::to_string(step.version));
   }
+  check_foreign_keys(conn);
   tx.commit();
 }
 

@@ -1,8 +1,9 @@
 // Three RAII handles over the SQLite C API and nothing else (STYLE.md 6.7): a Connection
 // that owns the database handle, a Statement that owns one prepared statement, and a
 // WriteTransaction that rolls back unless committed. Errors that a person can fix (a file
-// that is not SQLite, corrupted, read-only, a full disk) become ktune::UserError naming the
-// file; misuse (bad SQL, a violated constraint) becomes std::runtime_error.
+// that is not SQLite, read-only, locked) become ktune::UserError naming the file; a machine
+// that failed (a corrupted file, a full disk, an I/O error) ktune::EnvironmentError; misuse
+// (bad SQL, a violated constraint) std::runtime_error.
 #pragma once
 
 #include <cstdint>

@@ -9,9 +9,11 @@
 #include <stdexcept>
 
 #include "common/check.h"
+#include "common/error.h"
 #include "tuning_db/internal/clock.h"
 #include "tuning_db/internal/db_impl.h"
 #include "tuning_db/internal/rows.h"
+#include "tuning_db/internal/sqlite_error.h"
 #include "tuning_db/schema.h"
 
 namespace ktune::tuning_db {
@@ -127,6 +129,35 @@ void TuningDb::end_run(int64_t run_id, RunStatus status) {
       throw std::invalid_argument(path() + ": end_run: no run with id " + std::to_string(run_id));
     }
     return std::pair<int64_t, bool>(run_id, false);
+  });
+}
+
+int TuningDb::mark_killed_runs(const std::string& host, const std::function<bool(int64_t)>& alive) {
+  std::vector<int64_t> gone;
+  {
+    auto& running = impl_->stmt("SELECT id, pid FROM runs WHERE status = 'running' AND host = ?1");
+    running.bind(1, host);
+    while (running.step()) {
+      const std::optional<int64_t> pid = running.column_optional_int64(1);
+      if (!pid || !alive(*pid)) gone.push_back(running.column_int64(0));
+    }
+    running.reset();
+  }
+  for (int64_t run_id : gone) {
+    write_one(*impl_, [&] {
+      impl_->stmt("UPDATE runs SET status = 'killed' WHERE id = ?1 AND status = 'running'").bind(1, run_id).run();
+      return std::pair<int64_t, bool>(run_id, false);
+    });
+  }
+  return static_cast<int>(gone.size());
+}
+
+void TuningDb::check_pages() {
+  impl_->read([&] {
+    sqlite::Statement check(impl_->conn, "PRAGMA quick_check(1)");
+    const std::string verdict = check.step() ? check.column_text(0) : "no answer";
+    if (verdict != "ok") throw EnvironmentError(format_user_error(path(), "", sqlite::internal::corrupted_message(path(), verdict)));
+    return 0;
   });
 }
 

@@ -116,6 +116,10 @@ class TuningDb {
   int64_t upsert_schedule(int64_t workload_id, const std::string& hash, const std::string& json);
   int64_t begin_run(const RunRecord& run);
   void end_run(int64_t run_id, RunStatus status);
+  // Marks the runs of `host` still 'running' whose process is gone (`alive(pid)` is false,
+  // or no pid was recorded) as 'killed'; their ended_at stays unset, as nobody saw them end.
+  // Returns how many it marked.
+  int mark_killed_runs(const std::string& host, const std::function<bool(int64_t pid)>& alive);
   // Stores one measurement; fills uuid, created_at and versions when empty. Returns its id.
   int64_t record_measurement(const MeasurementRecord& measurement);
   int64_t save_model(const ModelRecord& model);
@@ -151,6 +155,10 @@ class TuningDb {
                                                     const std::string& device_key);
   std::optional<RunRecord> find_run(int64_t run_id);
   DbStats stats();
+  // Checks every page of the file (PRAGMA quick_check: b-trees, free list, record formats),
+  // so that an answer read from intact pages is not given from a damaged file. Throws
+  // EnvironmentError naming the file and what SQLite found. About 5 ms per MiB.
+  void check_pages();
   // The newest model of `kind` trained with `feature_version` for a device; nullopt if none.
   std::optional<ModelRecord> load_latest_model(const std::string& device_key,
                                                const std::string& kind, int feature_version);

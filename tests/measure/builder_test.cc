@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "common/error.h"
@@ -41,7 +42,7 @@ TEST(BuilderTest, BuildsRejectsAndFailsEachCandidateInOneBatch) {
       make_candidate(nullptr, "no_subgraph", nullptr),
       make_candidate(scale.get(), "default_schedule", nullptr),
   };
-  const BuildBatch built = build_candidates(batch, BuildOptions{2, 60000, ""});
+  const BuildBatch built = build_candidates(batch, BuildOptions{2, 60000, "", std::nullopt});
   ASSERT_EQ(built.candidates.size(), batch.size());
   for (size_t i = 0; i < batch.size(); ++i) EXPECT_EQ(built.candidates[i].candidate.label, batch[i].label);
 
@@ -84,7 +85,7 @@ TEST(BuilderTest, EachCandidateGetsAFreshPipeline) {
   };
   const BuildBatch built = build_candidates({make_candidate(scale.get(), "a", record),
                                              make_candidate(scale.get(), "b", record)},
-                                            BuildOptions{2, 60000, ""});
+                                            BuildOptions{2, 60000, "", std::nullopt});
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_FALSE(seen[0].function().same_as(seen[1].function()));
   EXPECT_EQ(built.candidates[0].build.status, MeasureStatus::kOk);
@@ -100,7 +101,7 @@ TEST(BuilderTest, SlowCompileIsAbandonedAtItsDeadline) {
   const auto start = std::chrono::steady_clock::now();
   const BuildBatch built = build_candidates(
       {make_candidate(scale.get(), "slow", slow), make_candidate(scale.get(), "fast", subgraphs::apply_trivial_schedule)},
-      BuildOptions{2, 300, ""});
+      BuildOptions{2, 300, "", std::nullopt});
   const double batch_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(built.candidates[0].build.status, MeasureStatus::kBuildTimeout);
   EXPECT_THAT(built.candidates[0].build.message, HasSubstr("300 ms"));
@@ -113,10 +114,37 @@ TEST(BuilderTest, SlowCompileIsAbandonedAtItsDeadline) {
   EXPECT_EQ(late_builds_in_flight(), 0);
 }
 
+TEST(BuilderTest, CandidatesNotStartedBeforeTheCutoffAreSkipped) {
+  const auto scale = testing::make_scale();
+  auto slow = [](const subgraphs::BuiltPipeline& built) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    subgraphs::apply_trivial_schedule(built);
+  };
+  const std::vector<Candidate> batch = {make_candidate(scale.get(), "a", slow), make_candidate(scale.get(), "b", slow),
+                                        make_candidate(scale.get(), "c", slow)};
+  build_candidates({make_candidate(scale.get(), "warm", nullptr)}, BuildOptions{1, 60000, "", std::nullopt});
+  BuildOptions options{1, 60000, "", std::nullopt};
+  options.start_before = std::chrono::steady_clock::now() + std::chrono::milliseconds(1000);
+  const BuildBatch built = build_candidates(batch, options);
+  ASSERT_EQ(built.candidates.size(), 3u);
+  // One compile thread and candidates start in order: the first starts before the cutoff and
+  // ends after it, the others are skipped (and still say which they are).
+  EXPECT_FALSE(built.candidates[0].skipped);
+  EXPECT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
+  for (size_t i : {1u, 2u}) {
+    EXPECT_TRUE(built.candidates[i].skipped) << i;
+    EXPECT_EQ(built.candidates[i].candidate.label, std::string(1, static_cast<char>('a' + i)));
+    EXPECT_EQ(built.candidates[i].kernel, nullptr);
+  }
+  EXPECT_EQ(built.stats.skipped, 2);  // and count nowhere else
+  EXPECT_EQ(built.stats.candidates, 1);
+  EXPECT_EQ(built.stats.built, 1);
+}
+
 TEST(BuilderTest, CompilesForTheRequestedTarget) {
   const auto scale = testing::make_scale();
   const BuildBatch built = build_candidates({make_candidate(scale.get(), "t", subgraphs::apply_trivial_schedule)},
-                                            BuildOptions{1, 0, "host-no_asserts"});
+                                            BuildOptions{1, 0, "host-no_asserts", std::nullopt});
   ASSERT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
   EXPECT_TRUE(built.candidates[0].kernel->target.has_feature(Halide::Target::NoAsserts));
 }
@@ -124,7 +152,7 @@ TEST(BuilderTest, CompilesForTheRequestedTarget) {
 TEST(BuilderTest, MalformedTargetIsAUserError) {
   const auto scale = testing::make_scale();
   try {
-    build_candidates({make_candidate(scale.get(), "t", nullptr)}, BuildOptions{1, 0, "x86-64-nonsense-os"});
+    build_candidates({make_candidate(scale.get(), "t", nullptr)}, BuildOptions{1, 0, "x86-64-nonsense-os", std::nullopt});
     FAIL() << "expected UserError";
   } catch (const UserError& e) {
     EXPECT_THAT(e.what(), HasSubstr("target"));
@@ -153,7 +181,7 @@ TEST(BuilderTest, GpuScheduleCompilesForTheGpuWithoutOne) {
   // JIT compilation generates PTX through LLVM: no driver is needed until the kernel runs.
   const auto scale = testing::make_scale();
   const BuildBatch built = build_candidates({make_candidate(scale.get(), "gpu", testing::gpu_tiles)},
-                                            BuildOptions{1, 0, jit_target_for("x86-64-linux-cuda-cuda_capability_80")});
+                                            BuildOptions{1, 0, jit_target_for("x86-64-linux-cuda-cuda_capability_80"), std::nullopt});
   ASSERT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
   EXPECT_TRUE(built.candidates[0].kernel->target.has_feature(Halide::Target::CUDA));
 }

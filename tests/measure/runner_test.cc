@@ -65,7 +65,7 @@ TEST(RunnerHostileTest, EveryHostileCandidateGetsItsStatusAndTheBatchGoesOn) {
       trivial(scale.get(), "good_last"),
   };
   // Asserts off so that the out-of-bounds gather really reads out of bounds.
-  const BuildBatch built = build_candidates(candidates, BuildOptions{2, 60000, "host-no_asserts-no_bounds_query"});
+  const BuildBatch built = build_candidates(candidates, BuildOptions{2, 60000, "host-no_asserts-no_bounds_query", std::nullopt});
   const RunOptions options = quick_options();
   Runner runner(options);
   const pid_t me = getpid();
@@ -97,7 +97,7 @@ TEST(RunnerHostileTest, EveryHostileCandidateGetsItsStatusAndTheBatchGoesOn) {
 
 TEST(RunnerTest, HalideRuntimeErrorCarriesHalidesMessage) {
   const auto gather = testing::make_gather();
-  const BuildBatch built = build_candidates({trivial(gather.get(), "oob")}, BuildOptions{1, 60000, ""});
+  const BuildBatch built = build_candidates({trivial(gather.get(), "oob")}, BuildOptions{1, 60000, "", std::nullopt});
   Runner runner(quick_options());
   const MeasureResult r = runner.run(built.candidates[0]);
   EXPECT_EQ(r.status, MeasureStatus::kRuntimeError) << describe(r);
@@ -109,7 +109,7 @@ TEST(RunnerTest, ReferenceThatThrowsIsReportedNotFatal) {
   const auto bad = testing::make_throwing_reference();
   const auto scale = testing::make_scale();
   const BuildBatch built =
-      build_candidates({trivial(bad.get(), "bad"), trivial(scale.get(), "good")}, BuildOptions{2, 60000, ""});
+      build_candidates({trivial(bad.get(), "bad"), trivial(scale.get(), "good")}, BuildOptions{2, 60000, "", std::nullopt});
   Runner runner(quick_options());
   const MeasureResult r = runner.run(built.candidates[0]);
   EXPECT_EQ(r.status, MeasureStatus::kRuntimeError);
@@ -140,7 +140,7 @@ TEST(RunnerTest, TimeoutFollowsTheIncumbent) {
 
 TEST(RunnerTest, SlowCandidateIsCutOffRelativeToTheIncumbent) {
   const auto spin = testing::make_spin();
-  const BuildBatch built = build_candidates({trivial(spin.get(), "spin")}, BuildOptions{1, 60000, ""});
+  const BuildBatch built = build_candidates({trivial(spin.get(), "spin")}, BuildOptions{1, 60000, "", std::nullopt});
   RunOptions o = quick_options();
   o.timeout_cap_ms = 60000;
   Runner runner(o);
@@ -153,7 +153,7 @@ TEST(RunnerTest, SlowCandidateIsCutOffRelativeToTheIncumbent) {
 
 TEST(RunnerTest, SuccessfulRunBecomesTheIncumbent) {
   const auto scale = testing::make_scale();
-  const BuildBatch built = build_candidates({trivial(scale.get(), "s")}, BuildOptions{1, 60000, ""});
+  const BuildBatch built = build_candidates({trivial(scale.get(), "s")}, BuildOptions{1, 60000, "", std::nullopt});
   Runner runner(quick_options());
   const MeasureResult r = runner.run(built.candidates[0]);
   ASSERT_EQ(r.status, MeasureStatus::kOk) << describe(r);
@@ -163,7 +163,7 @@ TEST(RunnerTest, SuccessfulRunBecomesTheIncumbent) {
 
 TEST(RunnerTest, MinimumTotalTimeAddsRepeats) {
   const auto scale = testing::make_scale();
-  const BuildBatch built = build_candidates({trivial(scale.get(), "s")}, BuildOptions{1, 60000, ""});
+  const BuildBatch built = build_candidates({trivial(scale.get(), "s")}, BuildOptions{1, 60000, "", std::nullopt});
   RunOptions o = quick_options();
   o.timing.min_repeats = 2;
   o.timing.min_total_ms = 20;
@@ -194,7 +194,7 @@ TEST(RunnerTest, ChildrenGetEveryThreadEvenAfterTheParentUsedThePool) {
   }
 
   const BuildBatch built =
-      build_candidates({Candidate{probe.get(), "p", testing::parallel_rows, "parallel"}}, BuildOptions{1, 60000, ""});
+      build_candidates({Candidate{probe.get(), "p", testing::parallel_rows, "parallel"}}, BuildOptions{1, 60000, "", std::nullopt});
   RunOptions o = quick_options();
   o.timeout_cap_ms = 60000;
   o.threads = 0;  // every core
@@ -224,7 +224,7 @@ TEST(RunnerTest, GpuCandidateRunsOnTheGpuOrReportsWhyNot) {
   Runner runner(o);
   const BuildBatch built =
       build_candidates({Candidate{scale.get(), "gpu", testing::gpu_tiles, "gpu"}},
-                       BuildOptions{1, 60000, jit_target_for("x86-64-linux-cuda-cuda_capability_50")});
+                       BuildOptions{1, 60000, jit_target_for("x86-64-linux-cuda-cuda_capability_50"), std::nullopt});
   ASSERT_EQ(built.candidates[0].build.status, MeasureStatus::kOk) << built.candidates[0].build.message;
   const MeasureResult r = runner.run(built.candidates[0]);
   if (targets::detect_cuda_devices().devices.empty()) {
@@ -236,7 +236,7 @@ TEST(RunnerTest, GpuCandidateRunsOnTheGpuOrReportsWhyNot) {
     expect_sane_timing(r, o);
   }
   // The parent is unharmed: a CPU candidate still measures.
-  const BuildBatch cpu = build_candidates({trivial(scale.get(), "cpu")}, BuildOptions{1, 60000, ""});
+  const BuildBatch cpu = build_candidates({trivial(scale.get(), "cpu")}, BuildOptions{1, 60000, "", std::nullopt});
   expect_sane_timing(runner.run(cpu.candidates[0]), o);
 }
 

@@ -28,5 +28,30 @@ TEST(Budget, RejectsMalformedDurationsNamingTheFlag) {
   }
 }
 
+TEST(RoundEnd, WithoutAWallClockBudgetThereIsNone) {
+  Budget trials_only;
+  trials_only.trials = 100;
+  EXPECT_FALSE(round_end_s(trials_only, 10, 3).has_value());
+}
+
+TEST(RoundEnd, TheWarmUpSharesWhatIsLeftEquallyAmongTasksWithoutARound) {
+  Budget budget;
+  budget.seconds = 45;
+  // Three tasks wait at the start: the first round may take a third of the budget.
+  EXPECT_DOUBLE_EQ(*round_end_s(budget, 0, 3), 15);
+  // The first took 20 s after all: the other two share the 25 s left.
+  EXPECT_DOUBLE_EQ(*round_end_s(budget, 20, 2), 32.5);
+  // The last task of the warm-up, and every round after it, may run to the budget's end.
+  EXPECT_DOUBLE_EQ(*round_end_s(budget, 32.5, 1), 45);
+  EXPECT_DOUBLE_EQ(*round_end_s(budget, 40, 0), 45);
+  // Past the end nothing is left to share.
+  EXPECT_DOUBLE_EQ(*round_end_s(budget, 50, 2), 50);
+}
+
+TEST(RoundEnd, NoCandidateStartsThatWouldEndAfterTheRound) {
+  EXPECT_DOUBLE_EQ(last_start_s(45, 4), 41);
+  EXPECT_DOUBLE_EQ(last_start_s(45, 0), 45);
+}
+
 }  // namespace
 }  // namespace ktune::search

@@ -148,6 +148,15 @@ TEST(DeviceDescribe, IsOneReadableLine) {
             "L2 2 MiB, LLC ?, target x86-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-sse41");
 }
 
+TEST(DeviceDescribe, ShortNameIsModelCoresAndVectors) {
+  EXPECT_EQ(short_name(sample_device()), "Intel(R) Xeon(R) Processor, 2 cores, AVX-512");
+  Device gpu;
+  gpu.kind = "cuda";
+  gpu.gpu.name = "NVIDIA A100";
+  gpu.gpu.compute_capability = 80;
+  EXPECT_EQ(short_name(gpu), "NVIDIA A100 (sm_80)");
+}
+
 TEST(DeviceDescribe, FormatsBytesWithTheLargestExactUnit) {
   EXPECT_EQ(format_bytes(48 * 1024), "48 KiB");
   EXPECT_EQ(format_bytes(1280 * 1024), "1280 KiB");

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -44,6 +46,38 @@ void expect_one_line_usage_error(const std::string& args, const std::string& exp
 
 TEST(CliHardening, UnknownCommandSaysSoAndListsTheCommands) {
   expect_one_line_usage_error("frobnicate", "unknown command \"frobnicate\" (commands: show, tune,");
+}
+
+// README's exit-code rule, for every command: help is 0, an unknown flag is 2, and so is a
+// missing input file or database.
+TEST(CliHardening, EveryCommandFollowsTheExitCodeRule) {
+  const std::string missing_spec = "/nonexistent/spec.json", missing_db = "/nonexistent/tuning.db";
+  const std::string out = testing::scratch_path("exit_rule_out");
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"show", "show " + missing_spec},
+      {"tune", "tune " + missing_spec + " --db " + testing::scratch_path("exit_rule.db") + " --budget 1m"},
+      {"query", "query --db " + missing_db + " --workload x"},
+      {"export", "export --db " + missing_db + " --all --out " + out},
+      {"bundle", "bundle " + missing_spec + " --device host --out " + out + " --candidates 1"},
+      {"ingest", "ingest " + out + "/missing.json --bundle " + out + "/missing_bundle --db " +
+                     testing::scratch_path("exit_rule.db")},
+      {"space", "space " + missing_spec},
+      {"db", "db stats --db " + missing_db},
+      {"devices", "devices --format yaml"},
+      {"measure", "measure " + missing_spec},
+      {"sample", "sample " + missing_spec + " --db " + testing::scratch_path("exit_rule.db") + " --count 1"},
+      {"model", "model eval --db " + missing_db},
+      {"bench", "bench " + missing_spec + " --db " + testing::scratch_path("exit_rule.db")},
+      {"report", "report --db " + missing_db},
+  };
+  for (const auto& [command, bad_input] : commands) {
+    EXPECT_EQ(run_ktune(command + " --help").exit_code, 0) << command;
+    const auto unknown_flag = run_ktune(command + " --no-such-flag");
+    EXPECT_EQ(unknown_flag.exit_code, 2) << command << "\n" << unknown_flag.out;
+    const auto bad = run_ktune(bad_input);
+    EXPECT_EQ(bad.exit_code, 2) << bad_input << "\n" << bad.out;
+    EXPECT_THAT(bad.out, HasSubstr("ktune: error:")) << bad_input;
+  }
 }
 
 TEST(CliHardening, OutOfRangeFlagsAreUsageErrors) {
@@ -97,6 +131,37 @@ TEST(CliHardening, AForeignSqliteFileIsRefusedAndLeftByteIdentical) {
   EXPECT_EQ(file_bytes(path), before);
   EXPECT_FALSE(std::ifstream(path + "-wal").good());
   EXPECT_FALSE(std::ifstream(path + "-shm").good());
+}
+
+// A damaged page that no best query reads: query and export still notice it before they
+// answer, and exit 1 (the file failed, the request was fine) naming the file.
+TEST(CliHardening, ADamagedDatabaseIsReportedBeforeAnAnswerWithExitOne) {
+  const std::string db = testing::scratch_path("damaged.db");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+  const std::string spec = std::string(KTUNE_SOURCE_DIR) + "/tests/data/tiny_softmax.json";
+  ASSERT_EQ(std::system((std::string(KTUNE_EXPORT_TEST_DB) + " " + db + " 1000 10 " + spec + " >/dev/null").c_str()), 0);
+  ASSERT_EQ(run_ktune("query --db " + db + " --workload tiny_softmax").exit_code, 0);
+  int64_t page = 0, page_size = 0;
+  {
+    sqlite::Connection conn = sqlite::Connection::open(db, sqlite::OpenMode::kReadOnly);
+    sqlite::Statement root(conn, "SELECT rootpage FROM sqlite_master WHERE name = 'bench_results'");
+    ASSERT_TRUE(root.step());
+    page = root.column_int64(0);
+    sqlite::Statement size(conn, "PRAGMA page_size");
+    ASSERT_TRUE(size.step());
+    page_size = size.column_int64(0);
+  }
+  {
+    std::fstream f(db, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp((page - 1) * page_size);
+    f.write(std::string(64, '\xA5').data(), 64);
+  }
+  const auto query = run_ktune("query --db " + db + " --workload tiny_softmax");
+  EXPECT_EQ(query.exit_code, 1) << query.out;
+  EXPECT_THAT(query.out, HasSubstr(db + ": the database file is corrupted")) << query.out;
+  const auto exported = run_ktune("export --db " + db + " --all --out " + testing::scratch_path("damaged_out"));
+  EXPECT_EQ(exported.exit_code, 1) << exported.out;
+  EXPECT_THAT(exported.out, HasSubstr("corrupted")) << exported.out;
 }
 
 }  // namespace

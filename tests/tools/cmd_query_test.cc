@@ -1,5 +1,6 @@
 // `ktune query` as a build would run it: JSON, Halide source and CMake variables for a tuned
-// workload; a clear message and exit 1 for an untuned one.
+// workload; exit 1 for a workload the database holds but has not tuned, exit 2 for a workload
+// or device it does not hold, each with a message saying what is there.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <cstdio>
 
 #include "tests/tools/cli_runner.h"
+#include "tuning_db/tuning_db.h"
 
 namespace ktune {
 namespace {
@@ -56,15 +58,31 @@ TEST_F(CmdQuery, HalideSourceAndCmakeVariables) {
   EXPECT_THAT(c.out, HasSubstr("set(KTUNE_TINY_SOFTMAX_STALE OFF)"));
 }
 
-TEST_F(CmdQuery, MissingWorkloadSaysWhatIsThere) {
+TEST_F(CmdQuery, AWorkloadOrDeviceTheDatabaseDoesNotHoldIsBadInput) {
   const auto r = run_ktune("query --db " + db_ + " --workload " + data("tiny_matmul.json"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out, HasSubstr("no workload with the key of"));
+  const auto by_name = run_ktune("query --db " + db_ + " --workload no_such_workload");
+  EXPECT_EQ(by_name.exit_code, 2);
+  EXPECT_THAT(by_name.out, HasSubstr("--workload: no workload named or keyed \"no_such_workload\""));
   const auto other_device = run_ktune("query --db " + db_ + " --workload tiny_softmax --device 0123456789abcdef");
-  EXPECT_EQ(other_device.exit_code, 1);
+  EXPECT_EQ(other_device.exit_code, 2);
   EXPECT_THAT(other_device.out, HasSubstr("tuned on another device"));
   EXPECT_EQ(run_ktune("query --db /nonexistent.db --workload x").exit_code, 2);
   EXPECT_EQ(run_ktune("query --db " + db_ + " --workload tiny_softmax --format yaml").exit_code, 2);
+}
+
+TEST_F(CmdQuery, AHeldWorkloadWithoutATunedScheduleExitsOne) {
+  {
+    tuning_db::TuningDb db = tuning_db::TuningDb::open(db_, tuning_db::OpenOptions{});
+    tuning_db::WorkloadRecord untuned;
+    untuned.key = "untuned-workload-key";
+    untuned.name = "untuned";
+    db.upsert_workload(untuned);
+  }
+  const auto r = run_ktune("query --db " + db_ + " --workload untuned");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("no tuned schedule for untuned"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <regex>
 #include <sstream>
 
@@ -94,6 +95,29 @@ std::vector<Plot> plots_in(const std::string& dom) {
     out.push_back(plot);
   }
   return out;
+}
+
+// The text of every label in a plot (axis ticks and titles).
+std::vector<std::string> labels_in(const Plot& plot) {
+  std::vector<std::string> out;
+  const std::regex text(R"(<text[^>]*>([^<]*)</text>)");
+  for (auto it = std::sregex_iterator(plot.body.begin(), plot.body.end(), text); it != std::sregex_iterator(); ++it) {
+    out.push_back((*it)[1]);
+  }
+  return out;
+}
+
+// A time as the page's axes write it: three significant digits without trailing zeros.
+std::string tick_label(double ns) {
+  const std::pair<double, const char*> units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "\xc2\xb5s"}, {1, "ns"}};
+  for (const auto& [scale, unit] : units) {
+    if (ns >= scale) {
+      char digits[32];
+      std::snprintf(digits, sizeof digits, "%.3g", ns / scale);
+      return std::string(digits) + " " + unit;
+    }
+  }
+  return "";
 }
 
 class CmdReport : public ::testing::Test {
@@ -218,6 +242,18 @@ TEST_F(CmdReport, EveryPlotIsDrawnInHeadlessChromium) {
     EXPECT_EQ(first_of("statuses", i).marks, static_cast<int>(pair["statuses"].size()));
     EXPECT_EQ(first_of("ranks", i).marks, static_cast<int>(pair["ranks"]["points"].size()));
     EXPECT_EQ(first_of("bench", i).marks, static_cast<int>(pair["bench"]["bars"].size()));
+  }
+  // The wall-clock axis speaks one unit, and the final best is labelled on the time axes.
+  for (int i = 0; i < 2; ++i) {
+    std::set<std::string> units;
+    for (const std::string& label : labels_in(first_of("curve-time", i))) {
+      std::smatch m;
+      if (std::regex_match(label, m, std::regex(R"([0-9.]+ (s|min|h))"))) units.insert(m[1]);
+    }
+    EXPECT_EQ(units.size(), 1u) << "pair " << i;
+    double final_best = INFINITY;
+    for (const auto& point : json["pairs"][i]["curve"]) final_best = std::min(final_best, point["best_ns"].get<double>());
+    EXPECT_THAT(labels_in(first_of("curve-trials", i)), ::testing::Contains(tick_label(final_best))) << "pair " << i;
   }
   const Plot bench = first_of("bench", 1);
   EXPECT_EQ(bench.marks, 4);

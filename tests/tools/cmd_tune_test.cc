@@ -13,11 +13,13 @@
 #include <thread>
 
 #include "scheduler/space.h"
+#include "search/progress.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/cuda_devices.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "tests/tools/cli_runner.h"
+#include "tuning_db/sqlite.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune {
@@ -144,6 +146,10 @@ TEST(CmdTune, KilledRunResumesWithoutRepeatingASchedule) {
   // No schedule was measured twice.
   EXPECT_EQ(static_cast<int64_t>(store.measured_schedule_hashes(key_of(spec), device_key()).size()), before + 6);
   EXPECT_EQ(store.stats().rows.runs, 2);
+  // The killed run no longer says it is running; the resumed one completed.
+  EXPECT_EQ(store.find_run(1)->status, tuning_db::RunStatus::kKilled);
+  EXPECT_EQ(store.find_run(2)->status, tuning_db::RunStatus::kCompleted);
+  EXPECT_THAT(r.out, HasSubstr("marked as killed"));
 }
 
 TEST(CmdTune, SigintStopsCleanlyWithEverythingCommitted) {
@@ -164,6 +170,61 @@ TEST(CmdTune, SigintStopsCleanlyWithEverythingCommitted) {
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->status, tuning_db::RunStatus::kInterrupted);
   EXPECT_GE(store.stats().rows.measurements, 2);
+}
+
+TEST(CmdTune, ASecondSigintEndsAtOnceWithOneLineAnd130) {
+  const std::string db = fresh_db("sigint2.db");
+  const pid_t pid = start_ktune(tune_args({data("tiny_softmax.json")}, db, 500), db + ".out");
+  ASSERT_TRUE(wait_for_measurements(db, 1, 180));
+  // Another writer holds the database, so the run cannot finish after the first interrupt
+  // (it waits for the lock to commit): the second interrupt is what ends it.
+  auto holder = sqlite::Connection::open(db, sqlite::OpenMode::kReadWrite);
+  holder.exec("BEGIN EXCLUSIVE");
+  kill(pid, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  holder.exec("ROLLBACK");
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream out(db + ".out");
+  std::stringstream text;
+  text << out.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("ktune: stopping after the candidate being measured"));
+  EXPECT_THAT(text.str(), HasSubstr("ktune: stopped at once (second interrupt)"));
+  EXPECT_GE(measurements_in(db), 1);  // what was committed is there
+}
+
+// A wall-clock budget is a limit shared by every task: each gets a first round, and the run
+// ends within about one candidate's time of the budget.
+TEST(CmdTune, TheBudgetIsALimitAndEveryTaskGetsAFirstRound) {
+  const std::string db = fresh_db("budget.db");
+  const std::vector<std::string> specs = {data("tiny_matmul.json"), data("tiny_softmax.json"),
+                                          data("tiny_matmul_heavy.json")};
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = run_ktune("tune " + specs[0] + " " + specs[1] + " " + specs[2] + kQuick + " --db " + db +
+                           " --budget 20s 2>&1");
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  // Startup (analysis, references) counts in the budget; a round builds 4 candidates in
+  // about a second each here, so 8 s is a generous bound for one candidate and the exit.
+  EXPECT_LT(wall_s, 28) << r.out;
+  auto store = open_read(db);
+  for (const std::string& spec : specs) {
+    EXPECT_GE(store.measured_schedule_hashes(key_of(spec), device_key()).size(), 1u) << spec << "\n" << r.out;
+  }
+}
+
+// The best that tune prints is the database's best, re-timed: query shows the same figure.
+TEST(CmdTune, ThePrintedBestIsTheStoredBest) {
+  const std::string db = fresh_db("printed_best.db");
+  const std::string spec = data("tiny_softmax.json");
+  const auto r = run_ktune("tune " + spec + kQuick + " --db " + db + " --trials 12 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto best = open_read(db).best(key_of(spec), device_key());
+  ASSERT_TRUE(best.has_value());
+  EXPECT_THAT(r.out, HasSubstr(search::format_ns(*best->measurement.median_ns))) << r.out;
 }
 
 TEST(CmdTune, HeavierSubgraphGetsMoreTrials) {

@@ -1,5 +1,6 @@
-// Damaged and foreign files through TuningDb::open: each becomes a UserError that names the
-// file and says what is wrong, never a crash or a silently created empty database.
+// Damaged and foreign files through TuningDb::open: each becomes an error that names the
+// file and says what is wrong (UserError for a file that is not ours, EnvironmentError for a
+// damaged one), never a crash or a silently created empty database.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -29,18 +30,33 @@ class TuningDbFileErrors : public TempDirTest {
     return path;
   }
 
-  // Opens and reads everything; returns the UserError message or "(no UserError)".
+  // Opens and reads everything.
+  static void read_all(const std::string& path, sqlite::OpenMode mode) {
+    TuningDb db = open_db(path, mode);
+    db.stats();
+    db.best_all();
+    std::ostringstream sink;
+    db.export_json(sink);
+  }
+
+  // read_all's UserError or EnvironmentError message, or "(no error)".
   static std::string error_reading(const std::string& path, sqlite::OpenMode mode) {
     try {
-      TuningDb db = open_db(path, mode);
-      db.stats();
-      db.best_all();
-      std::ostringstream sink;
-      db.export_json(sink);
+      read_all(path, mode);
     } catch (const UserError& e) {
       return e.what();
+    } catch (const EnvironmentError& e) {
+      return e.what();
     }
-    return "(no UserError)";
+    return "(no error)";
+  }
+
+  // Overwrites `bytes` bytes of `path` at `offset` with noise.
+  static void garble(const std::string& path, std::streamoff offset, size_t bytes) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    const std::string noise(bytes, '\xA5');
+    f.seekp(offset);
+    f.write(noise.data(), static_cast<std::streamsize>(noise.size()));
   }
 };
 
@@ -81,6 +97,7 @@ TEST_F(TuningDbFileErrors, TruncatedFileIsReportedAsCorrupted) {
   const std::string message = error_reading(path, sqlite::OpenMode::kReadOnly);
   EXPECT_EQ(message.rfind(path + ": the database file is corrupted", 0), 0u) << message;
   EXPECT_NE(message.find(".recover"), std::string::npos) << message;
+  EXPECT_THROW(read_all(path, sqlite::OpenMode::kReadOnly), EnvironmentError);  // exit 1, not 2
 }
 
 TEST_F(TuningDbFileErrors, GarbledPagesAreReportedAsCorrupted) {
@@ -96,6 +113,22 @@ TEST_F(TuningDbFileErrors, GarbledPagesAreReportedAsCorrupted) {
   }
   const std::string message = error_reading(path, sqlite::OpenMode::kReadOnly);
   EXPECT_EQ(message.rfind(path + ": the database file is corrupted", 0), 0u) << message;
+}
+
+// One damaged page that a best query does not read is still found by check_pages, which
+// query and export run before they answer.
+TEST_F(TuningDbFileErrors, CheckPagesFindsADamagedPageNoQueryTouched) {
+  const std::string path = make_db("a.db");
+  EXPECT_NO_THROW(open_db(path, sqlite::OpenMode::kReadOnly).check_pages());
+  const auto pages = static_cast<std::streamoff>(std::filesystem::file_size(path) / 4096);
+  garble(path, (pages - 2) * 4096 + 100, 3000);  // inside one of the last pages
+  TuningDb db = open_db(path, sqlite::OpenMode::kReadOnly);
+  try {
+    db.check_pages();
+    ADD_FAILURE() << "expected an EnvironmentError";
+  } catch (const EnvironmentError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": the database file is corrupted", 0), 0u) << e.what();
+  }
 }
 
 

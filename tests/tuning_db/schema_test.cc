@@ -111,6 +111,37 @@ TEST_F(Schema, VersionOneFileGainsBenchResults) {
   EXPECT_EQ(query_int(path, "SELECT count(*) FROM bench_results"), 1);
 }
 
+// A version-2 file: its runs table is rebuilt with pid and 'killed', and the measurements
+// that refer to its runs still do.
+TEST_F(Schema, VersionTwoRunsGainPidAndKilledAndKeepTheirMeasurements) {
+  const std::string path = file("v2.db");
+  const std::vector<Migration> v2(migrations().begin(), migrations().begin() + 2);
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kCreate);
+    migrate(conn, v2);
+    conn.exec(
+        "INSERT INTO devices(id, key, target, created_at) VALUES (1, 'd', 'host', 1);"
+        "INSERT INTO workloads(id, key, name, family_key, created_at) VALUES (1, 'w', 'w', 'f', 1);"
+        "INSERT INTO schedules(id, workload_id, hash, json, created_at) VALUES (1, 1, 'h', '{}', 1);"
+        "INSERT INTO runs(id, uuid, started_at, host, status) VALUES (7, 'run-7', 1, 'here', 'running');"
+        "INSERT INTO measurements(uuid, schedule_id, workload_id, device_id, run_id, status, created_at) "
+        "VALUES ('m', 1, 1, 1, 7, 'rejected', 1);");
+  }
+  {
+    sqlite::Connection conn = sqlite::Connection::open(path, sqlite::OpenMode::kReadWrite);
+    migrate(conn);
+    EXPECT_EQ(schema_version(conn), kSchemaVersion);
+    // Foreign keys are on again: a measurement of a run that does not exist is refused.
+    EXPECT_THROW(conn.exec("INSERT INTO measurements(uuid, schedule_id, workload_id, device_id, run_id, status, "
+                           "created_at) VALUES ('m2', 1, 1, 1, 99, 'rejected', 1)"),
+                 std::exception);
+  }
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM runs WHERE id = 7 AND pid IS NULL AND host = 'here'"), 1);
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM measurements m JOIN runs r ON r.id = m.run_id"), 1);
+  EXPECT_EQ(query_text(path, "SELECT sql LIKE '%killed%' FROM sqlite_master WHERE name = 'runs'"), "1");
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'runs_v3'"), 0);
+}
+
 TEST_F(Schema, FailingMigrationLeavesTheFileAsItWas) {
   const std::string path = file("a.db");
   const std::vector<Migration> v1 = {{1, "t", "CREATE TABLE t (x INTEGER)"}};

@@ -188,6 +188,33 @@ TEST_F(TuningDbTest, RunsRecordProvenance) {
   EXPECT_THROW(s.db.end_run(run_id + 100, RunStatus::kFailed), std::invalid_argument);
 }
 
+// Runs of this host left 'running' by a process that is gone become 'killed'; runs of live
+// processes, of other hosts and runs that ended are left as they are.
+TEST_F(TuningDbTest, RunsWhoseProcessIsGoneAreMarkedKilled) {
+  auto s = seed(file("a.db"));
+  auto start = [&](const std::string& host, std::optional<int64_t> pid) {
+    RunRecord run;
+    run.host = host;
+    run.pid = pid;
+    return s.db.begin_run(run);
+  };
+  const int64_t dead = start("here", 101), live = start("here", 102), elsewhere = start("there", 101);
+  const int64_t older = start("here", std::nullopt);  // a ktune before runs had a pid
+  const int64_t ended = start("here", 103);
+  s.db.end_run(ended, RunStatus::kCompleted);
+
+  const auto alive = [](int64_t pid) { return pid == 102; };
+  EXPECT_EQ(s.db.mark_killed_runs("here", alive), 2);
+  EXPECT_EQ(s.db.find_run(dead)->status, RunStatus::kKilled);
+  EXPECT_FALSE(s.db.find_run(dead)->ended_at_ms.has_value());
+  EXPECT_EQ(s.db.find_run(older)->status, RunStatus::kKilled);
+  EXPECT_EQ(s.db.find_run(live)->status, RunStatus::kRunning);
+  EXPECT_EQ(s.db.find_run(live)->pid, 102);
+  EXPECT_EQ(s.db.find_run(elsewhere)->status, RunStatus::kRunning);
+  EXPECT_EQ(s.db.find_run(ended)->status, RunStatus::kCompleted);
+  EXPECT_EQ(s.db.mark_killed_runs("here", alive), 0);  // nothing left to mark
+}
+
 TEST_F(TuningDbTest, MeasurementOfAnUnknownScheduleIsRefused) {
   auto s = seed(file("a.db"));
   EXPECT_THROW(s.db.record_measurement(testing::ok_measurement(999, s.device_id, 1, 1, 0)),

@@ -1,7 +1,8 @@
 // `ktune query --db F [--device host|KEY] --workload NAME|KEY|SPEC [--format json|halide|cmake]`:
 // the best stored schedule of a workload on a device, for build systems: as JSON, as Halide
-// source ready to paste into a Generator's schedule(), or as CMake variables. A workload
-// with no tuned schedule exits 1 and says what the database does have (the same algorithm
+// source ready to paste into a Generator's schedule(), or as CMake variables. A workload or
+// device the database does not hold is bad input (exit 2); a workload it holds with no tuned
+// schedule on the device exits 1. Both say what the database does have (the same algorithm
 // at other shapes, other devices).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -54,6 +55,7 @@ int run_query(const QueryOptions& opt) {
   open.mode = sqlite::OpenMode::kReadOnly;
   open.versions = {KTUNE_VERSION, kHalideVersion};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
+  check_pages_if_small(db);  // no answer from a damaged file
 
   // The device: "host" or a stored key.
   const std::string device_key = resolve_device_key(opt.device);
@@ -73,15 +75,13 @@ int run_query(const QueryOptions& opt) {
         msg += "; the same algorithm is stored at other shapes:";
         for (const auto& w : family) msg += "\n  " + w.name + " " + w.key + " " + w.shapes;
       }
-      std::fprintf(stderr, "ktune: %s\n", msg.c_str());
-      return kExitFailure;
+      throw UserError(format_user_error(opt.db, "--workload", msg));
     }
   } else {
     found = db.find_workloads(opt.workload);
   }
   if (found.empty()) {
-    std::fprintf(stderr, "ktune: no workload named or keyed \"%s\" in %s\n", opt.workload.c_str(), opt.db.c_str());
-    return kExitFailure;
+    throw UserError(format_user_error(opt.db, "--workload", "no workload named or keyed \"" + opt.workload + "\""));
   }
   if (found.size() > 1) {
     std::string msg = "\"" + opt.workload + "\" matches " + std::to_string(found.size()) + " workloads; give a key:";
@@ -99,6 +99,7 @@ int run_query(const QueryOptions& opt) {
     for (const auto& other : db.workloads_in_family(w.family_key)) {
       if (other.key != w.key && db.best(other.key, device_key)) msg += "\n  same algorithm tuned at other shapes: " + other.key + " " + other.shapes;
     }
+    if (!device) throw UserError(format_user_error(opt.db, "--device", msg));
     std::fprintf(stderr, "ktune: %s\n", msg.c_str());
     return kExitFailure;
   }

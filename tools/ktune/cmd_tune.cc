@@ -30,8 +30,18 @@ namespace {
 std::atomic<int> g_stop_requests{0};
 
 extern "C" void on_stop_signal(int) {
-  // The second request ends the process at once; SQLite's journal keeps the file consistent.
-  if (g_stop_requests.fetch_add(1) >= 1) _exit(130);
+  // The first request stops after the candidate being measured; the second ends the process
+  // at once (SQLite's journal keeps the file consistent). write() is async-signal-safe.
+  if (g_stop_requests.fetch_add(1) == 0) {
+    static const char kFirst[] = "\nktune: stopping after the candidate being measured (interrupt again to stop at once)\n";
+    const ssize_t written = write(STDERR_FILENO, kFirst, sizeof kFirst - 1);
+    (void)written;
+    return;
+  }
+  static const char kSecond[] = "\nktune: stopped at once (second interrupt); every committed measurement is kept\n";
+  const ssize_t written = write(STDERR_FILENO, kSecond, sizeof kSecond - 1);
+  (void)written;
+  _exit(130);
 }
 
 struct TuneCliOptions {

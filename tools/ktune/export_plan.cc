@@ -122,6 +122,7 @@ ExportPlan plan_export(const ExportRequest& req) {
   open.mode = sqlite::OpenMode::kReadOnly;
   open.versions = {KTUNE_VERSION, kHalideVersion};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(req.db_path, open);
+  check_pages_if_small(db);  // no kernels from a damaged file
 
   ExportPlan plan;
   plan.device_key = resolve_device_key(req.device);

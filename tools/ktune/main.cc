@@ -62,6 +62,12 @@ std::optional<std::string> unknown_command(int argc, char** argv) {
   return std::string(argv[1]);
 }
 
+// "tune " when the command line starts with a command, for the help hint of an error.
+std::string command_word(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  return std::string(argv[1]) + " ";
+}
+
 std::string command_names() {
   std::string out;
   for (const CommandEntry& entry : command_table()) out += (out.empty() ? "" : ", ") + std::string(entry.name);
@@ -100,9 +106,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // CLI11 uses exit codes from 100 up for parse errors; ktune reports them as usage (2).
-    const int code = app.exit(e);
-    return code == 0 ? ktune::kExitOk : ktune::kExitUsage;
+    // --help and --version arrive as "errors" with exit code 0; every other parse error is
+    // a usage error (2) in ktune's one-line form.
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    std::fprintf(stderr, "ktune: error: %s (ktune %s--help)\n", e.what(), command_word(argc, argv).c_str());
+    return ktune::kExitUsage;
   }
 
   try {

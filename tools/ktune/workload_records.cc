@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -27,6 +28,12 @@ scheduler::TargetInfo target_of(tuning_db::TuningDb& db, const std::string& devi
   const nlohmann::json description = nlohmann::json::parse(rec->description, nullptr, false);
   if (description.is_discarded()) return scheduler::TargetInfo{};
   return scheduler::target_info_from_device(targets::device_from_json(description, "devices." + device_key));
+}
+
+void check_pages_if_small(tuning_db::TuningDb& db) {
+  std::error_code ec;
+  const uintmax_t bytes = std::filesystem::file_size(db.path(), ec);
+  if (!ec && bytes <= kMaxPageCheckedBytes) db.check_pages();
 }
 
 }  // namespace ktune::cli

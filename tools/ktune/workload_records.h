@@ -1,8 +1,10 @@
-// Device lookups shared by the commands that read measurements back (`ktune model`,
-// `ktune sample`): the key a --device name means and the target facts of a stored device.
+// Database helpers shared by the commands that read measurements back (`ktune model`,
+// `ktune sample`, `query`, `export`): the key a --device name means, the target facts of a
+// stored device, and the page check run before an answer is given.
 // Workload and device rows themselves are made by search/db_records.h.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -21,5 +23,12 @@ std::string resolve_device_key(const std::string& name);
 
 // Target facts of a stored device (cores, lanes, caches), for analyses.
 scheduler::TargetInfo target_of(tuning_db::TuningDb& db, const std::string& device_key);
+
+// The largest file whose pages are checked before an answer is given: about a second.
+inline constexpr uintmax_t kMaxPageCheckedBytes = uintmax_t{256} << 20;
+
+// TuningDb::check_pages for a file of at most kMaxPageCheckedBytes; larger files are read as
+// they are (their damaged pages are still reported when a query reads them).
+void check_pages_if_small(tuning_db::TuningDb& db);
 
 }  // namespace ktune::cli

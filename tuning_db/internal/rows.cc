@@ -78,6 +78,7 @@ RunRecord read_run(const sqlite::Statement& s) {
   r.status = run_status_of(s.column_text(7));
   r.ktune_version = s.column_text(8);
   r.halide_version = s.column_text(9);
+  r.pid = s.column_optional_int64(10);
   return r;
 }
 
@@ -169,10 +170,11 @@ std::pair<int64_t, bool> put_run(TuningDb::Impl& db, const RunRecord& r) {
   }
   auto& insert = db.stmt(
       "INSERT INTO runs(uuid, started_at, ended_at, command, host, budget, status, "
-      "ktune_version, halide_version) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id");
+      "ktune_version, halide_version, pid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+      "RETURNING id");
   insert.bind(1, uuid).bind(2, or_now(r.started_at_ms)).bind(3, r.ended_at_ms);
   insert.bind(4, r.command).bind(5, r.host).bind(6, r.budget).bind(7, to_string(r.status));
-  insert.bind(8, r.ktune_version).bind(9, r.halide_version);
+  insert.bind(8, r.ktune_version).bind(9, r.halide_version).bind(10, r.pid);
   return {*first_id(insert), true};
 }
 

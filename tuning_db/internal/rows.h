@@ -18,7 +18,7 @@ inline constexpr const char* kWorkloadColumns =
     "id, key, name, family_key, shapes, spec, flops, bytes, created_at";
 inline constexpr const char* kRunColumns =
     "id, uuid, started_at, ended_at, command, host, budget, status, ktune_version, "
-    "halide_version";
+    "halide_version, pid";
 inline constexpr const char* kMeasurementColumns =
     "id, uuid, schedule_id, workload_id, device_id, run_id, status, median_ns, min_ns, "
     "spread_ns, repeats, threads, build_ms, predicted, error, created_at, halide_version, "

@@ -22,6 +22,12 @@ std::string short_sql(std::string_view sql) {
 
 }  // namespace
 
+std::string corrupted_message(const std::string& path, const std::string& what_sqlite_said) {
+  return "the database file is corrupted (" + what_sqlite_said +
+         "); restore it from a backup, or salvage what is readable into a new file with "
+         "`sqlite3 " + path + " .recover | sqlite3 recovered.db`";
+}
+
 void throw_error(sqlite3* db, int rc, const std::string& path, std::string_view sql,
                  bool read_only) {
   const int primary = rc & 0xff;
@@ -32,14 +38,14 @@ void throw_error(sqlite3* db, int rc, const std::string& path, std::string_view 
   auto user = [&](const std::string& what) -> UserError {
     return UserError(format_user_error(path, "", what));
   };
+  auto environment = [&](const std::string& what) -> EnvironmentError {
+    return EnvironmentError(format_user_error(path, "", what));
+  };
   switch (primary) {
     case SQLITE_NOTADB:
       throw user("not a ktune tuning database (file is not SQLite: " + detail + ")");
     case SQLITE_CORRUPT:
-      throw user("the database file is corrupted (" + detail + context +
-                 "); restore it from a backup, or salvage what is readable with "
-                 "`sqlite3 " +
-                 path + " .recover`");
+      throw environment(corrupted_message(path, detail + context));
     case SQLITE_READONLY:
       if (read_only) {
         throw user("cannot write: the database was opened read-only (" + detail + context + ")");
@@ -49,7 +55,7 @@ void throw_error(sqlite3* db, int rc, const std::string& path, std::string_view 
                  "also writes " +
                  path + "-wal and " + path + "-shm");
     case SQLITE_FULL:
-      throw user("the disk is full (" + detail + context +
+      throw environment("the disk is full (" + detail + context +
                  "); free some space and run again: rows committed so far are kept");
     case SQLITE_CANTOPEN:
       throw user("cannot open the database file (" + detail +
@@ -64,7 +70,7 @@ void throw_error(sqlite3* db, int rc, const std::string& path, std::string_view 
           "timeout (" +
           detail + context + "); try again when it finishes");
     case SQLITE_IOERR:
-      throw user("I/O error (" + detail + context + ")");
+      throw environment("I/O error (" + detail + context + ")");
     default:
       break;
   }

@@ -1,7 +1,8 @@
 // Turns a SQLite result code into the right error tier (STYLE.md 6.4): conditions a person
-// can fix (not a SQLite file, corruption, read-only, disk full, locked, cannot open) become
-// ktune::UserError naming the file; everything else (bad SQL, a violated constraint) is a
-// std::runtime_error. Both carry sqlite3_errmsg and the SQL that failed.
+// can fix (not a SQLite file, read-only, locked, cannot open) become ktune::UserError naming
+// the file; a machine that failed (a corrupted file, a full disk, an I/O error) is a
+// ktune::EnvironmentError; everything else (bad SQL, a violated constraint) is a
+// std::runtime_error. All carry sqlite3_errmsg and the SQL that failed.
 #pragma once
 
 #include <string>
@@ -10,6 +11,9 @@
 struct sqlite3;
 
 namespace ktune::sqlite::internal {
+
+// "the database file is corrupted (WHAT); restore it ... or salvage ..." for `path`.
+std::string corrupted_message(const std::string& path, const std::string& what_sqlite_said);
 
 // Throws the error for `rc` returned by `db` (may be null) while running `sql` (may be
 // empty) on the file `path`. `read_only` says whether the connection was opened read-only.

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "common/error.h"
+#include "targets/device.h"
 #include "tools/ktune/report/report_series.h"
 
 namespace ktune::report {
@@ -15,6 +18,15 @@ constexpr int kHistogramBins = 24;
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The device as a table shows it; a description that does not parse falls back to the target.
+std::string device_name(const tuning_db::DeviceRecord& device) {
+  try {
+    return targets::short_name(targets::device_from_json(nlohmann::json::parse(device.description)));
+  } catch (const std::exception&) {
+    return device.target;
+  }
 }
 
 // The rows of the latest bench invocation, with each ok method's time over ktune's.
@@ -44,6 +56,7 @@ PairReport make_pair_report(tuning_db::TuningDb& db, const tuning_db::MeasuredPa
   pair.workload_key = measured.workload.key;
   pair.device_key = measured.device.key;
   pair.device_target = measured.device.target;
+  pair.device_name = device_name(measured.device);
   const auto history = db.measurement_history(pair.workload_key, pair.device_key);
   pair.trials = static_cast<int64_t>(history.size());
   for (const auto& m : history) {

@@ -67,6 +67,7 @@ struct PairReport {
   std::string workload_key;          // identity
   std::string device_key;            // identity
   std::string device_target;         // Halide target string
+  std::string device_name;           // targets::short_name, or the target when undescribed
   int64_t trials = 0;                // measurements, any status
   int64_t ok = 0;                    // of which ok
   std::optional<double> best_ns;     // median of the best schedule (TuningDb::best's rule)

@@ -33,6 +33,7 @@ nlohmann::json pair_json(const PairReport& p) {
       {"workload_key", p.workload_key},
       {"device_key", p.device_key},
       {"device_target", p.device_target},
+      {"device_name", p.device_name},
       {"trials", p.trials},
       {"ok", p.ok},
       {"best_ns", optional_number(p.best_ns)},

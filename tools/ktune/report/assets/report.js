@@ -46,6 +46,13 @@
     if (s < 7200) return (s / 60).toFixed(1) + " min";
     return (s / 3600).toFixed(1) + " h";
   }
+  // One unit for a whole axis of seconds, chosen by its largest value, so that its labels
+  // read "0 min, 2 min, 4 min" rather than mixing "50 s" with "2.5 min".
+  function secondsUnit(maxSeconds) {
+    if (maxSeconds < 120) return { scale: 1, name: "s" };
+    if (maxSeconds < 7200) return { scale: 60, name: "min" };
+    return { scale: 3600, name: "h" };
+  }
   function formatRatio(r) { return r.toFixed(r < 10 ? 2 : 1) + "×"; }
 
   // Math.min/max over an array without spreading it into arguments (long tuning histories
@@ -82,11 +89,18 @@
         }
         return out;
       };
+      // The data's own ends are labelled too when no tick is near them: a final best below
+      // the lowest tick must be readable.
+      const withEnds = (out) => {
+        const near = (v) => out.some((t) => Math.abs(Math.log10(t) - Math.log10(v)) < 0.06 * (b - a));
+        const ends = [...new Set([lo, hi])].filter((v) => !near(v));
+        return out.concat(ends).sort((p, q) => p - q);
+      };
       for (const mults of [[1, 1.5, 2, 3, 4, 5, 7], [1, 2, 5], [1, 3]]) {
         const out = within(mults);
-        if (out.length <= most) return out;
+        if (out.length + 2 <= most) return withEnds(out);
       }
-      return within([1]);
+      return withEnds(within([1]));
     };
     return f;
   }
@@ -157,19 +171,23 @@
                          byTrial ? pair.trials + " trials" : "time spent tuning, gaps between runs left out");
     const pts = pair.curve;
     if (pts.length === 0) return plot.empty("no ok measurement yet");
-    const xs = pts.map((p) => p[key]);
+    // Wall-clock time is drawn in one unit for the whole axis.
+    const unit = byTrial ? { scale: 1, name: "" } : secondsUnit(maxOf(pts.map((p) => p[key])));
+    const at = (p) => p[key] / unit.scale;
+    const xs = pts.map(at);
     const ys = pts.map((p) => p.best_ns);
     const x = linearScale(Math.min(0, minOf(xs)), Math.max(maxOf(xs), byTrial ? 1 : 0.001), plotLeft, plotRight);
     const y = logScale(minOf(ys), maxOf(ys), plotBottom, plotTop);
-    drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time spent tuning", "best median time", byTrial ? String : formatSeconds, formatTick);
+    const xFormat = byTrial ? String : (t) => Number(t.toPrecision(3)) + " " + unit.name;
+    drawAxes(plot, x, y, byTrial ? "trial" : "wall-clock time spent tuning", "best median time", xFormat, formatTick);
     let d = "";
     pts.forEach((p, i) => {
-      d += i === 0 ? `M${x(p[key])},${y(p.best_ns)}` : `H${x(p[key])}V${y(p.best_ns)}`;
+      d += i === 0 ? `M${x(at(p))},${y(p.best_ns)}` : `H${x(at(p))}V${y(p.best_ns)}`;
     });
     plot.mark(svgEl("path", { "class": "curve", d }));
     pts.forEach((p, i) => {
       if (i > 0 && p.best_ns >= pts[i - 1].best_ns) return;
-      const dot = plot.mark(svgEl("circle", { "class": "improvement", cx: x(p[key]), cy: y(p.best_ns), r: 3.5 }));
+      const dot = plot.mark(svgEl("circle", { "class": "improvement", cx: x(at(p)), cy: y(p.best_ns), r: 3.5 }));
       dot.appendChild(svgEl("title", {}, `trial ${p.trial}, ${formatSeconds(p.elapsed_s)}: ${formatTime(p.best_ns)}`));
     });
     return plot.finish();
@@ -304,8 +322,7 @@
       const name = el("td");
       name.appendChild(el("a", { href: "#" + anchorOf(i) }, p.workload));
       row.appendChild(name);
-      const target = p.device_target.length > 36 ? p.device_target.slice(0, 35) + "…" : p.device_target;
-      row.appendChild(el("td", { title: p.device_target + " (" + p.device_key + ")" }, target));
+      row.appendChild(el("td", { title: p.device_target + " (" + p.device_key + ")" }, p.device_name));
       row.appendChild(el("td", { "class": "num" }, `${p.trials} (${p.ok})`));
       row.appendChild(el("td", { "class": "num" }, formatTime(p.best_ns)));
       row.appendChild(el("td", { "class": "num" }, formatTime(p.first_ns)));
@@ -319,7 +336,7 @@
   function pairSection(pair, index) {
     const section = el("section", { "class": "pair", id: anchorOf(index) });
     section.appendChild(el("h2", {}, pair.workload));
-    section.appendChild(el("div", { "class": "key" }, `workload ${pair.workload_key} · device ${pair.device_key} (${pair.device_target})`));
+    section.appendChild(el("div", { "class": "key" }, `workload ${pair.workload_key} · device ${pair.device_name}, ${pair.device_key} (${pair.device_target})`));
     const grid = el("div", { "class": "plots" });
     for (const draw of [(p) => curvePlot(p, "trial"), (p) => curvePlot(p, "elapsed_s"), distributionPlot, statusPlot, rankPlot, benchPlot]) {
       grid.appendChild(draw(pair));
