@@ -45,7 +45,42 @@ int64_t stage_ops(const Analysis& analysis, const Schedule& schedule, int func, 
   return ops;
 }
 
+bool gathers_from(const Analysis& analysis, const Schedule& schedule, int func, int stage, int depth) {
+  if (depth > 64) return false;  // a cycle would be a malformed analysis
+  for (const ProducerUse& use : analysis.funcs[func].stages[stage].uses) {
+    if (!use.affine) return true;
+    if (use.func >= 0 && use.func != func && is_inlined(schedule, analysis.funcs[use.func]) &&
+        gathers_from(analysis, schedule, use.func, 0, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+bool gathers(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
+  return gathers_from(analysis, schedule, func, stage, 0);
+}
+
+int widest_vector(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
+  const StageAnalysis& sa = analysis.funcs[func].stages[stage];
+  return gathers(analysis, schedule, func, stage) ? sa.native_lanes(analysis.target) : sa.max_vector_width(analysis.target);
+}
+
+void narrow_gathering_vectors(const Analysis& analysis, Schedule& schedule) {
+  for (FuncSchedule& f : schedule.funcs) {
+    const int func = analysis.index_of(f.func);
+    if (func < 0) continue;
+    for (StageSchedule& st : f.stages) {
+      if (st.vectorize.empty()) continue;
+      const int widest = widest_vector(analysis, schedule, func, st.stage);
+      for (LoopSplit& split : st.splits) {
+        if (split.inner == st.vectorize && split.factor > widest) split.factor = widest;
+      }
+    }
+  }
+}
 
 int64_t inlined_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
   std::map<int, int64_t> inlined;

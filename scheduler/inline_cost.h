@@ -21,6 +21,21 @@ inline constexpr int64_t kMaxInlinedOps = 4096;
 // `schedule` inlines substituted (recursively), saturating at INT64_MAX / 2.
 int64_t inlined_ops(const Analysis& analysis, const Schedule& schedule, int func, int stage);
 
+// True when stage `stage` of Func `func`, or a Func it inlines (recursively), reads at an
+// index that is not affine in its loops: a boundary condition such as mirror_interior, a
+// lookup indexed by data. Vectorized, each lane of such a read is a scalar load.
+bool gathers(const Analysis& analysis, const Schedule& schedule, int func, int stage);
+
+// The widest vector stage `stage` of Func `func` may have under `schedule`: one native
+// vector when it gathers (wider vectors only add scalar loads: the pyramid test Generator's
+// first level took 24 s to compile at 64 f32 lanes through an inlined mirror_interior, 2.8 s
+// at 16), else StageAnalysis::max_vector_width.
+int widest_vector(const Analysis& analysis, const Schedule& schedule, int func, int stage);
+
+// Narrows the split that makes each vectorized loop of `schedule` to widest_vector (the
+// sampler decides a stage's width before the inlining of its producers).
+void narrow_gathering_vectors(const Analysis& analysis, Schedule& schedule);
+
 // True when stage `stage` of Func `consumer` reads Func `producer` at two or more distinct
 // points (a stencil): inlining the producer recomputes it for every point.
 bool reads_a_stencil_of(const Analysis& analysis, int consumer, int stage, int producer);

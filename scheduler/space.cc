@@ -319,6 +319,7 @@ Schedule Space::build(Rng* rng) const {
       }
     }
   }
+  narrow_gathering_vectors(analysis_, s);
   return s;
 }
 

@@ -1,6 +1,7 @@
 // Vector width: the vectorized loop of a stage gets another width (half, the native
 // width, or two or four native vectors), or a stage stops or starts vectorizing its
 // innermost loop.
+#include "scheduler/inline_cost.h"
 #include "scheduler/mutators/mutator.h"
 #include "scheduler/mutators/mutator_util.h"
 
@@ -19,7 +20,7 @@ class VectorWidthMutator : public Mutator {
     StageSchedule& st = mutators::stage_entry(out.funcs[f], stage);
     const StageAnalysis& sa = space.analysis().find(out.funcs[f].func)->stages[stage];
     const int lanes = sa.native_lanes(space.analysis().target);
-    const int widest = sa.max_vector_width(space.analysis().target);
+    const int widest = widest_vector(space.analysis(), s, space.analysis().index_of(out.funcs[f].func), stage);
     if (!st.vectorize.empty()) {
       // Change the width of the split producing the vectorized loop, or stop vectorizing.
       for (LoopSplit& split : st.splits) {

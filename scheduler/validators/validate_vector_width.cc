@@ -1,7 +1,9 @@
 // Vector widths: the vectorized loop has between 2 iterations and the stage's widest
-// vector (StageAnalysis::max_vector_width: four native vectors of its type, at least 64
-// lanes), and no more than the original loop it comes from. A wider vector than the data only shows up as a warning at
+// vector (scheduler/inline_cost.h widest_vector: four native vectors of its type, at least
+// 64 lanes; one native vector for a stage that gathers), and no more than the original loop
+// it comes from. A wider vector than the data only shows up as a warning at
 // compile time and an assertion failure at run time in Halide 14, so it is refused here.
+#include "scheduler/inline_cost.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -22,9 +24,11 @@ class VectorWidthValidator : public Validator {
         const NestLoop* v = nest ? nest->find(st.vectorize) : nullptr;
         if (!v) continue;  // the structure validator reports it
         const LoopAnalysis* origin = fa.stages[st.stage].find(v->origin);
-        const int widest = fa.stages[st.stage].max_vector_width(a.target);
+        const int func = a.index_of(f.func);
+        const int widest = widest_vector(a, s, func, st.stage);
         if (v->extent < 2 || v->extent > widest) {
-          return f.func + ": vector width " + std::to_string(v->extent) + " is outside [2, " + std::to_string(widest) + "]";
+          return f.func + ": vector width " + std::to_string(v->extent) + " is outside [2, " + std::to_string(widest) + "]" +
+                 (gathers(a, s, func, st.stage) ? " (it reads at a non-affine index: one scalar load per lane)" : "");
         }
         if (origin && v->extent > origin->extent) {
           return f.func + ": vector width " + std::to_string(v->extent) + " exceeds the extent " +

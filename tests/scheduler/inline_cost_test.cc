@@ -1,10 +1,12 @@
 // Inlined stencils multiply: the validator refuses a chain whose inlined body would take
-// LLVM minutes, and accepts it once one stage of the chain is stored.
+// LLVM minutes, and accepts it once one stage of the chain is stored. A stage that gathers
+// through an inlined boundary condition keeps to one native vector.
 #include "scheduler/inline_cost.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "subgraphs/pipeline_subgraph.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -52,6 +54,73 @@ TEST(InlineCost, DistinctAccessesOfInlinedFuncsMultiply) {
   EXPECT_LT(inlined_ops(a, s, a.index_of("s5"), 0), kMaxInlinedOps);
   EXPECT_EQ(space.validate(s).value_or(""), "");
   EXPECT_EQ(space.validate(space.heuristic()).value_or(""), "");
+}
+
+// out(x, y) = a 4-tap downsampling of a mirror_interior boundary condition: the boundary's
+// indices are not affine, so out gathers while the boundary is inlined into it.
+std::unique_ptr<subgraphs::PipelineSubgraph> mirrored_downsample() {
+  return std::make_unique<subgraphs::PipelineSubgraph>(
+      "mirrored_downsample",
+      [] {
+        Halide::ImageParam in(Halide::Float(32), 2, "in");
+        in.dim(0).set_estimate(0, 512);
+        in.dim(1).set_estimate(0, 64);
+        Halide::Func mirrored = Halide::BoundaryConditions::mirror_interior(in);
+        Halide::Func out("out");
+        Halide::Var x("x"), y("y");
+        out(x, y) = mirrored(2 * x - 1, y) + 3.0f * (mirrored(2 * x, y) + mirrored(2 * x + 1, y)) + mirrored(2 * x + 2, y);
+        out.set_estimate(x, 0, 256).set_estimate(y, 0, 64);
+        return Halide::Pipeline(out);
+      },
+      "test", "pipeline mirrored_downsample");
+}
+
+// Vectorizes out's x by `width` lanes.
+void vectorize_out(Schedule& s, int64_t width) {
+  StageSchedule st;
+  st.stage = 0;
+  st.splits.push_back(LoopSplit{"x", "x_o", "x_i", width});
+  st.order = {"x_i", "x_o", "y"};
+  st.vectorize = "x_i";
+  s.find("out")->stages = {st};
+}
+
+TEST(InlineCost, AStageGatheringThroughAnInlinedBoundaryKeepsToOneNativeVector) {
+  const auto sg = mirrored_downsample();
+  const Space space(analyze(*sg, testing::test_target()));
+  const Analysis& a = space.analysis();
+  const int out = a.index_of("out");
+  ASSERT_GE(out, 0);
+  const int lanes = a.funcs[out].stages[0].native_lanes(a.target);
+  Schedule s = all_inlined(a);
+  EXPECT_TRUE(gathers(a, s, out, 0));
+  EXPECT_EQ(widest_vector(a, s, out, 0), lanes);
+  vectorize_out(s, 4 * lanes);
+  EXPECT_THAT(space.validate(s).value_or(""), ::testing::HasSubstr("one scalar load per lane"));
+  vectorize_out(s, lanes);
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  // Stored, the boundary is read by out at affine indices again: four vectors are allowed.
+  s.find(a.funcs[0].name)->compute.kind = ComputeLocation::Kind::kRoot;
+  EXPECT_FALSE(gathers(a, s, out, 0));
+  EXPECT_EQ(widest_vector(a, s, out, 0), a.funcs[out].stages[0].max_vector_width(a.target));
+  vectorize_out(s, 4 * lanes);
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+}
+
+TEST(InlineCost, NarrowingLowersOnlyTheVectorsOfGatheringStages) {
+  const auto sg = mirrored_downsample();
+  const Space space(analyze(*sg, testing::test_target()));
+  const Analysis& a = space.analysis();
+  const int lanes = a.funcs[a.index_of("out")].stages[0].native_lanes(a.target);
+  Schedule s = all_inlined(a);
+  vectorize_out(s, 4 * lanes);
+  narrow_gathering_vectors(a, s);
+  EXPECT_EQ(s.find("out")->stages.at(0).splits.at(0).factor, lanes);
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  s.find(a.funcs[0].name)->compute.kind = ComputeLocation::Kind::kRoot;
+  vectorize_out(s, 4 * lanes);
+  narrow_gathering_vectors(a, s);
+  EXPECT_EQ(s.find("out")->stages.at(0).splits.at(0).factor, 4 * lanes);
 }
 
 }  // namespace
