@@ -34,4 +34,15 @@ class EnvironmentError : public std::runtime_error {
 std::string format_user_error(const std::string& where, const std::string& field,
                               const std::string& message);
 
+// True when a write that failed with `errno_value` failed because of the machine (no space
+// left, quota, I/O error, file too large), not because of the path the user gave.
+bool is_machine_write_failure(int errno_value);
+
+// Throws for a failed write of `path` (`what`: "the export file"): EnvironmentError when
+// is_machine_write_failure(errno_value), else UserError (a missing folder, no permission, a
+// read-only file system: a path the user must change). The message names the path, the
+// flag `field` (may be empty) and the system's reason.
+[[noreturn]] void throw_write_error(const std::string& path, const std::string& field, const std::string& what,
+                                    int errno_value);
+
 }  // namespace ktune

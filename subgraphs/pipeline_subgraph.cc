@@ -95,9 +95,13 @@ void PipelineSubgraph::read_outputs(const BuiltPipeline& built) {
       const HI::Parameter& buffer = fn.output_buffers()[0];
       if (auto c = const_value(buffer.min_constraint(d))) min = c;
       if (auto c = const_value(buffer.extent_constraint(d))) extent = c;
-      if (!extent || *extent <= 0) {
+      if (!extent) {
         fail_build("output \"" + base + "\" has no estimate for dimension " + std::to_string(d) +
                    "; call output.set_estimates(...) so ktune knows its shape");
+      }
+      if (*extent <= 0) {
+        fail_build("output \"" + base + "\" has extent " + std::to_string(*extent) + " in dimension " +
+                   std::to_string(d) + " (from its estimate or bounds; a --param may have set it): extents must be at least 1");
       }
       info.shape.push_back(*extent);
       info.mins.push_back(min.value_or(0));
@@ -137,7 +141,11 @@ void PipelineSubgraph::read_inputs(const BuiltPipeline& built) {
       const std::optional<int64_t> est_min = const_value(p.min_constraint_estimate(d));
       const std::optional<int64_t> est_extent = const_value(p.extent_constraint_estimate(d));
       if (!min || !max) {
-        if (!est_extent || *est_extent <= 0) {
+        if (est_extent && *est_extent <= 0) {
+          fail_build("input \"" + p.name() + "\" has extent " + std::to_string(*est_extent) + " in dimension " +
+                     std::to_string(d) + " (from its estimate; a --param may have set it): extents must be at least 1");
+        }
+        if (!est_extent) {
           fail_build("input \"" + p.name() + "\" has no estimate for dimension " + std::to_string(d) +
                      " and the outputs do not bound where it is read; call input.set_estimates(...) so "
                      "ktune knows its shape");

@@ -62,21 +62,24 @@ Json run_json(const RunRecord& r) {
 
 Json measurement_json(const MeasurementRecord& m, const std::string& device_key,
                       const std::optional<std::string>& run_uuid) {
-  return Json{{"uuid", m.uuid},
-              {"device", device_key},
-              {"run", run_uuid ? Json(*run_uuid) : Json(nullptr)},
-              {"status", std::string(to_string(m.status))},
-              {"median_ns", optional_number(m.median_ns)},
-              {"min_ns", optional_number(m.min_ns)},
-              {"spread_ns", optional_number(m.spread_ns)},
-              {"repeats", m.repeats},
-              {"threads", m.threads},
-              {"build_ms", optional_number(m.build_ms)},
-              {"predicted", optional_number(m.predicted)},
-              {"error", m.error},
-              {"created_at", internal::format_iso8601(m.created_at_ms)},
-              {"halide_version", m.halide_version},
-              {"ktune_version", m.ktune_version}};
+  Json j{{"uuid", m.uuid},
+         {"device", device_key},
+         {"run", run_uuid ? Json(*run_uuid) : Json(nullptr)},
+         {"status", std::string(to_string(m.status))},
+         {"median_ns", optional_number(m.median_ns)},
+         {"min_ns", optional_number(m.min_ns)},
+         {"spread_ns", optional_number(m.spread_ns)},
+         {"repeats", m.repeats},
+         {"threads", m.threads},
+         {"build_ms", optional_number(m.build_ms)},
+         {"predicted", optional_number(m.predicted)},
+         {"error", m.error},
+         {"created_at", internal::format_iso8601(m.created_at_ms)},
+         {"halide_version", m.halide_version},
+         {"ktune_version", m.ktune_version}};
+  // Only superseded rows carry the field, so exports of other rows read as before.
+  if (m.stale_at_ms) j["stale_at"] = internal::format_iso8601(*m.stale_at_ms);
+  return j;
 }
 
 }  // namespace
@@ -106,8 +109,8 @@ void TuningDb::export_json(std::ostream& out) {
         ", d.key, r.uuid FROM measurements m JOIN devices d ON d.id = m.device_id "
         "LEFT JOIN runs r ON r.id = m.run_id WHERE m.schedule_id = ?1 "
         "ORDER BY d.key, m.created_at, m.uuid";
-    constexpr int kDeviceKeyColumn = 18;
-    constexpr int kRunUuidColumn = 19;
+    constexpr int kDeviceKeyColumn = internal::kMeasurementColumnCount;
+    constexpr int kRunUuidColumn = internal::kMeasurementColumnCount + 1;
 
     out << "  \"workloads\": [";
     bool first = true;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/user_json.h"
 #include "tuning_db/internal/bench_rows.h"
 #include "tuning_db/internal/clock.h"
 #include "tuning_db/internal/db_impl.h"
@@ -101,6 +102,14 @@ class Fields {
     return *ms;
   }
 
+  // A time that older exports leave out: absent or null is nullopt.
+  std::optional<int64_t> time_if_given(const Json& object, const std::string& path, const char* key) const {
+    if (!object.is_object()) fail(path, "expected an object, found " + describe(object));
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return std::nullopt;
+    return time(object, path, key);
+  }
+
   std::optional<int64_t> time_or_null(const Json& object, const std::string& path,
                                       const char* key) const {
     if (member(object, path, key).is_null()) return std::nullopt;
@@ -125,12 +134,10 @@ class Fields {
 }  // namespace
 
 CopyReport TuningDb::import_json(const std::string& text, const std::string& source) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw UserError(format_user_error(source, "", std::string("invalid JSON: ") + e.what()));
-  }
+  // Checked first as a user's file is (bounded nesting, numbers that fit, no duplicate keys),
+  // then read again in its own key order, which the rows keep.
+  parse_user_json(text, source);
+  const Json doc = Json::parse(text);
   const Fields f(source);
   if (f.text(doc, "", "format") != internal::kJsonFormatName) {
     f.fail("format", std::string("expected \"") + internal::kJsonFormatName +
@@ -254,6 +261,7 @@ CopyReport TuningDb::import_json(const std::string& text, const std::string& sou
         m.created_at_ms = f.time(mj, mp, "created_at");
         m.halide_version = f.text(mj, mp, "halide_version");
         m.ktune_version = f.text(mj, mp, "ktune_version");
+        m.stale_at_ms = f.time_if_given(mj, mp, "stale_at");
         copy.measurement(m);
       }
     }

@@ -106,6 +106,8 @@ struct MeasurementRecord {
   int64_t created_at_ms = 0;        // when measured; 0 on input means now
   std::string halide_version;       // empty on input means the database's current one
   std::string ktune_version;        // empty on input means the database's current one
+  std::optional<int64_t> stale_at_ms;  // when `ktune db revalidate` superseded it (ms since the
+                                       // epoch); unset while it counts for the best
 };
 
 // A trained cost model for one device.

@@ -144,6 +144,13 @@ DROP TABLE runs;
 ALTER TABLE runs_v3 RENAME TO runs;
 )sql";
 
+// Measurements gain the time `ktune db revalidate` superseded them (re-measured by another
+// ktune or Halide version). A superseded row stays for the history but no longer counts for
+// the best.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE measurements ADD COLUMN stale_at INTEGER CHECK (stale_at > 0);
+)sql";
+
 // What the file says about itself.
 struct Header {
   int user_version = 0;             // PRAGMA user_version
@@ -225,6 +232,7 @@ const std::vector<Migration>& migrations() {
       {1, "devices, workloads, schedules, runs, measurements, models", kSchemaV1},
       {2, "bench_results", kSchemaV2},
       {3, "runs: pid, status 'killed'", kSchemaV3},
+      {4, "measurements: stale_at (superseded by ktune db revalidate)", kSchemaV4},
   };
   return steps;
 }

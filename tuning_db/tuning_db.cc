@@ -152,6 +152,27 @@ int TuningDb::mark_killed_runs(const std::string& host, const std::function<bool
   return static_cast<int>(gone.size());
 }
 
+int TuningDb::mark_superseded(const std::string& workload_key, const std::string& device_key) {
+  const auto workload = internal::workload_id(*impl_, workload_key);
+  const auto device = internal::device_id(*impl_, device_key);
+  if (!workload || !device) return 0;
+  int marked = 0;
+  write_one(*impl_, [&] {
+    impl_->stmt(
+            "UPDATE measurements SET stale_at = ?1 WHERE workload_id = ?2 AND device_id = ?3 AND "
+            "stale_at IS NULL AND (ktune_version <> ?4 OR halide_version <> ?5)")
+        .bind(1, internal::now_unix_ms())
+        .bind(2, *workload)
+        .bind(3, *device)
+        .bind(4, impl_->versions.ktune)
+        .bind(5, impl_->versions.halide)
+        .run();
+    marked = sqlite3_changes(impl_->conn.get());
+    return std::pair<int64_t, bool>(0, false);
+  });
+  return marked;
+}
+
 void TuningDb::check_pages() {
   impl_->read([&] {
     sqlite::Statement check(impl_->conn, "PRAGMA quick_check(1)");

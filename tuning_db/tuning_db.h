@@ -120,6 +120,11 @@ class TuningDb {
   // or no pid was recorded) as 'killed'; their ended_at stays unset, as nobody saw them end.
   // Returns how many it marked.
   int mark_killed_runs(const std::string& host, const std::function<bool(int64_t pid)>& alive);
+  // Marks the measurements of a workload on a device (by key) that another ktune or Halide
+  // version took, and that nothing superseded yet, as superseded now: they stay in the
+  // history but no longer count for the best. What `ktune db revalidate` does after it
+  // re-measured the best schedules. Returns how many rows it marked; 0 for unknown keys.
+  int mark_superseded(const std::string& workload_key, const std::string& device_key);
   // Stores one measurement; fills uuid, created_at and versions when empty. Returns its id.
   int64_t record_measurement(const MeasurementRecord& measurement);
   int64_t save_model(const ModelRecord& model);

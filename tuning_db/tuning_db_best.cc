@@ -14,10 +14,11 @@ namespace internal {
 std::vector<Candidate> ranked_candidates(TuningDb::Impl& db, int64_t workload_id,
                                          int64_t device_id) {
   // `m.status = 'ok'` must stay literal: it is what lets SQLite use the partial index.
+  // Rows superseded by `ktune db revalidate` no longer count.
   auto& s = db.stmt(
       "SELECT m.id, m.schedule_id, s.hash, m.median_ns, m.spread_ns, m.created_at "
       "FROM measurements m JOIN schedules s ON s.id = m.schedule_id "
-      "WHERE m.workload_id = ?1 AND m.device_id = ?2 AND m.status = 'ok'");
+      "WHERE m.workload_id = ?1 AND m.device_id = ?2 AND m.status = 'ok' AND m.stale_at IS NULL");
   s.bind(1, workload_id).bind(2, device_id);
   std::vector<OkTiming> timings;
   while (s.step()) {

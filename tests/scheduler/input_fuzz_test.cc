@@ -17,12 +17,14 @@
 #include "common/user_json.h"
 #include "scheduler/space.h"
 #include "subgraphs/spec_subgraph.h"
+#include "tests/common/json_fuzz.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
 namespace {
 
 using nlohmann::json;
+using ::ktune::testing::mutated_text;
 
 constexpr int kAccepted = 0;
 constexpr int kRefused = 2;
@@ -44,63 +46,6 @@ int outcome_in_child(const std::function<void()>& body) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// Every value of `j`, by pointer, in document order.
-void collect_nodes(json& j, std::vector<json*>& out) {
-  out.push_back(&j);
-  if (j.is_structured()) {
-    for (auto& child : j) collect_nodes(child, out);
-  }
-}
-
-json hostile_value(std::mt19937& rng) {
-  static const std::vector<json> values = {
-      nullptr, true, -1, 0, 1, 1e308, -1e308, 2147483648LL, -2147483649LL, 9223372036854775807LL,
-      json(18446744073709551615ULL), "", "x", std::string(20000, 'n'), "a b", json::array(), json::object(),
-      json::array({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), json::array({"a", "a"}), 0.5, -0.0};
-  return values[rng() % values.size()];
-}
-
-// One structural mutation of a copy of `base`: delete a field or element, or replace a
-// value with a hostile one.
-json mutate_structure(const json& base, std::mt19937& rng) {
-  json doc = base;
-  const int edits = 1 + static_cast<int>(rng() % 3);
-  for (int e = 0; e < edits; ++e) {
-    std::vector<json*> nodes;
-    collect_nodes(doc, nodes);
-    json* node = nodes[rng() % nodes.size()];
-    if (node->is_object() && !node->empty() && rng() % 2) {
-      auto it = node->begin();
-      std::advance(it, rng() % node->size());
-      node->erase(it.key());
-    } else if (node->is_array() && !node->empty() && rng() % 2) {
-      node->erase(node->begin() + static_cast<long>(rng() % node->size()));
-    } else {
-      *node = hostile_value(rng);
-    }
-  }
-  return doc;
-}
-
-// One textual mutation: cut the text, repeat a key, or wrap it in deep nesting.
-std::string mutate_text(const std::string& text, std::mt19937& rng) {
-  switch (rng() % 3) {
-    case 0: return text.substr(0, rng() % (text.size() + 1));
-    case 1: {
-      const size_t brace = text.find('{');
-      return text.substr(0, brace + 1) + R"("name": "twice", )" + text.substr(brace + 1);
-    }
-    default: {
-      const size_t depth = 50 + rng() % 100000;
-      return std::string(depth, '[') + text + std::string(depth, ']');
-    }
-  }
-}
-
-std::string mutated_text(const json& base, std::mt19937& rng) {
-  return rng() % 4 == 0 ? mutate_text(base.dump(), rng) : mutate_structure(base, rng).dump();
 }
 
 const std::vector<std::string>& suite_names() {

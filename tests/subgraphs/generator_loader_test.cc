@@ -73,6 +73,14 @@ TEST(GeneratorLoaderErrors, MissingLibrary) {
   EXPECT_THAT(error_of("/nonexistent/libgen.so:blur"), HasSubstr("/nonexistent/libgen.so: generator library not found"));
 }
 
+TEST(GeneratorLoaderErrors, AParamThatMakesAnExtentZeroSaysSo) {
+  // width=0 gives the output an estimate of extent 0: not a missing estimate.
+  const std::string e = error_of(std::string(KTUNE_TEST_GENERATORS) + ":ktune_test_blur", {{"width", "0"}});
+  EXPECT_THAT(e, HasSubstr("has extent 0 in dimension 0"));
+  EXPECT_THAT(e, HasSubstr("extents must be at least 1"));
+  EXPECT_THAT(e, ::testing::Not(HasSubstr("no estimate")));
+}
+
 TEST(GeneratorLoaderErrors, NotASharedLibrary) {
   const std::string path = testing::TempDir() + "/not_a_library.so";
   std::ofstream(path) << "this is text, not ELF\n";

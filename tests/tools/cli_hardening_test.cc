@@ -95,6 +95,19 @@ TEST(CliHardening, OutOfRangeFlagsAreUsageErrors) {
       {"space " + spec + " --sample -5", "--sample"},
       {"measure " + spec + " --named naive --timeout-ms 0", "--timeout-ms: expected a number in"},
       {"bench " + spec + " --threads 1000", "--threads: expected 0 (every core) to"},
+      {"bench " + spec + " --db " + db + " --run-timeout 0", "--run-timeout"},
+      {"bench " + spec + " --db " + db + " --roofline-trials 0", "--roofline-trials"},
+      {"bench " + spec + " --db " + db + " --triad-mib -1", "--triad-mib"},
+      {"model train --db " + db + " --rounds 0", "--rounds"},
+      {"model train --db " + db + " --max-depth 0", "--max-depth"},
+      {"model train --db " + db + " --eta nan", "--eta"},
+      {"model train --db " + db + " --threads -1", "--threads"},
+      {"model eval --db " + db + " --folds 1", "--folds"},
+      {"export --db " + db + " --all --out " + db + ".out --jobs -1", "--jobs"},
+      {"db best --db " + db + " --top 0", "--top"},
+      {"db revalidate --db " + db + " --top 0", "--top"},
+      {"space " + spec + " --stats -1", "--stats"},
+      {"bundle " + spec + " --device host --out " + db + ".out --candidates 0", "--candidates"},
   };
   for (const auto& [args, expected] : cases) expect_one_line_usage_error(args, expected);
   EXPECT_FALSE(std::ifstream(db).good()) << "a refused run created its database";

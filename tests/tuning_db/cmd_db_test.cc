@@ -69,7 +69,7 @@ TEST_F(DbCli, HelpListsEverySubcommand) {
   const Result r = ktune_db("--help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* sub :
-       {"stats", "best", "merge", "prune", "vacuum", "export-json", "import-json"}) {
+       {"stats", "best", "merge", "prune", "vacuum", "export-json", "import-json", "revalidate"}) {
     EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
   }
 }
@@ -192,6 +192,30 @@ TEST_F(DbCli, ExportImportRoundTrip) {
   const Result bad = ktune_db("import-json " + file("bad.json") + " --db " + file("b.db"));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("bad.json: devices: expected an array"), std::string::npos) << bad.err;
+}
+
+TEST_F(DbCli, AFullDiskIsAFailureNotBadInput) {
+  // /dev/full refuses every write with ENOSPC: the command ran and the machine failed (1).
+  const std::string path = make_db("a.db");
+  const Result r = ktune_db("export-json --db " + path + " > /dev/full");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("free some space"), std::string::npos) << r.err;
+}
+
+TEST_F(DbCli, ImportReadsItsFileAsAUserFile) {
+  // Deep nesting and numbers out of range are refused with the file named, exit 2.
+  const std::string path = make_db("a.db");
+  const std::string deep = file("deep.json");
+  std::ofstream(deep) << std::string(100000, '[') << std::string(100000, ']');
+  Result r = ktune_db("import-json --db " + path + " " + deep);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(deep), std::string::npos) << r.err;
+  const std::string huge = file("huge.json");
+  std::ofstream(huge) << R"({"format": 1e999})";
+  r = ktune_db("import-json --db " + path + " " + huge);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
 }
 
 TEST_F(DbCli, PruneAndVacuum) {

@@ -97,6 +97,7 @@ TEST_F(TuningDbFileErrors, TruncatedFileIsReportedAsCorrupted) {
   const std::string message = error_reading(path, sqlite::OpenMode::kReadOnly);
   EXPECT_EQ(message.rfind(path + ": the database file is corrupted", 0), 0u) << message;
   EXPECT_NE(message.find(".recover"), std::string::npos) << message;
+  EXPECT_NE(message.find("ktune db export-json --db"), std::string::npos) << message;
   EXPECT_THROW(read_all(path, sqlite::OpenMode::kReadOnly), EnvironmentError);  // exit 1, not 2
 }
 

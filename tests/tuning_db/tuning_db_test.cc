@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sstream>
+
 #include "common/error.h"
 #include "tests/tuning_db/test_util.h"
 #include "tuning_db/schema.h"
@@ -104,6 +106,36 @@ TEST_F(TuningDbTest, StaleWhenMeasuredByAnotherVersion) {
   EXPECT_EQ(best->measurement.halide_version, "14.0.0");
   TuningDb unknown = TuningDb::open(path, {sqlite::OpenMode::kReadOnly, {}});
   EXPECT_FALSE(unknown.best("wl-matmul-64", "host-avx2")->stale);
+}
+
+TEST_F(TuningDbTest, SupersededRowsLeaveTheBestButStayInTheHistoryAndTheExport) {
+  const std::string path = file("a.db");
+  { seed(path).add("old-fast", 1000, 5, 1000); }  // measured by the test versions (14.0.0)
+  TuningDb newer = TuningDb::open(path, {sqlite::OpenMode::kReadWrite, {"0.1.0-test", "15.0.0"}});
+  const int64_t device = newer.find_device("host-avx2").value().id;
+  const int64_t workload = newer.find_workloads("wl-matmul-64").at(0).id;
+  const int64_t slower = newer.upsert_schedule(workload, "new-slow", testing::schedule_json("new-slow"));
+  newer.record_measurement(testing::ok_measurement(slower, device, 1500, 5, 2000));  // stamped 15.0.0
+  EXPECT_EQ(newer.best("wl-matmul-64", "host-avx2")->schedule_hash, "old-fast");
+
+  EXPECT_EQ(newer.mark_superseded("wl-matmul-64", "host-avx2"), 1);  // only the 14.0.0 row
+  EXPECT_EQ(newer.mark_superseded("wl-matmul-64", "host-avx2"), 0);  // already marked
+  EXPECT_EQ(newer.mark_superseded("unknown", "host-avx2"), 0);
+  const auto best = newer.best("wl-matmul-64", "host-avx2");
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->schedule_hash, "new-slow");
+  EXPECT_FALSE(best->stale);
+  const auto history = newer.measurement_history("wl-matmul-64", "host-avx2");
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_TRUE(history[0].stale_at_ms.has_value());
+  EXPECT_FALSE(history[1].stale_at_ms.has_value());
+
+  // Through export and import the mark stays: the copy's best is the same.
+  std::ostringstream exported;
+  newer.export_json(exported);
+  TuningDb copy = open_db(file("copy.db"));
+  copy.import_json(exported.str(), "export.json");
+  EXPECT_EQ(copy.best("wl-matmul-64", "host-avx2")->schedule_hash, "new-slow");
 }
 
 TEST_F(TuningDbTest, TopKListsTheWinnerThenTheNextFastest) {

@@ -256,9 +256,14 @@ CommandRunner register_bench(CLI::App& sub) {
                  "seconds an autoscheduler may take to schedule and compile one subgraph")
       ->check(finite_range(1, 86400))
       ->capture_default_str();
-  sub.add_option("--run-timeout", opt->run_timeout_s, "seconds one isolated timed run may take")->capture_default_str();
-  sub.add_option("--roofline-trials", opt->roofline_trials, "trials of each roofline microbenchmark")->capture_default_str();
+  sub.add_option("--run-timeout", opt->run_timeout_s, "seconds one isolated timed run may take")
+      ->check(finite_range(0.001, 86400))
+      ->capture_default_str();
+  sub.add_option("--roofline-trials", opt->roofline_trials, "trials of each roofline microbenchmark")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   sub.add_option("--triad-mib", opt->triad_mib, "MiB per triad array (0 = four times the last-level cache)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 20))
       ->capture_default_str();
   return [opt] { return run_bench_command(*opt); };
 }

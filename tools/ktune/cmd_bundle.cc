@@ -29,6 +29,7 @@
 #include "tools/ktune/bundle_runner.h"
 #include "tools/ktune/generated_program.h"
 #include "tools/ktune/device_target.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/export_compile.h"
 #include "tools/ktune/export_files.h"
@@ -211,6 +212,7 @@ CommandRunner register_bundle(CLI::App& sub) {
   sub.add_option("--db", opt->db, "tuning database (read only) where a --device key is looked up");
   sub.add_option("--out", opt->out, "output directory")->required();
   sub.add_option("--candidates", opt->candidates, "schedules per spec: the heuristic and N-1 samples")
+      ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   sub.add_option("--seed", opt->seed, "seed of the samples and the test data")->capture_default_str();
   return [opt] { return run_bundle(*opt); };

@@ -1,11 +1,12 @@
-// `ktune db stats|best|merge|prune|vacuum|export-json|import-json --db F`: inspects and
-// maintains a tuning database. Read commands (stats, best, export-json) open the file
+// `ktune db stats|best|merge|prune|vacuum|export-json|import-json|revalidate --db F`: inspects
+// and maintains a tuning database (revalidate lives in cmd_db_revalidate.cc). Read commands (stats, best, export-json) open the file
 // read-only and never create it; they run safely beside a tuning session. Results go to
 // stdout (--format text|json), progress to stderr.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -202,10 +203,10 @@ int run_stats(const DbOptions& o) {
 }
 
 int run_best(const DbOptions& o) {
-  TuningDb db = open_db(o, sqlite::OpenMode::kReadOnly);
   if (o.top < 1)
     throw UserError(
         format_user_error("--top", "", "expected at least 1, found " + std::to_string(o.top)));
+  TuningDb db = open_db(o, sqlite::OpenMode::kReadOnly);
   std::vector<tuning_db::WorkloadRecord> workloads;
   if (!o.workload.empty()) {
     workloads = db.find_workloads(o.workload);
@@ -300,16 +301,22 @@ int run_export(const DbOptions& o) {
   TuningDb db = open_db(o, sqlite::OpenMode::kReadOnly);
   if (o.out.empty()) {
     db.export_json(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw_write_error("standard output", "", "the export", errno);
     return kExitOk;
   }
   // Written beside the target and renamed, so a failed export never leaves half a file.
   const std::string partial = o.out + ".partial";
   {
     std::ofstream file(partial, std::ios::binary);
-    if (!file) throw UserError(format_user_error(o.out, "", "cannot write the export file"));
+    if (!file) throw_write_error(o.out, "--out", "the export file", errno);
     db.export_json(file);
     file.close();
-    if (!file) throw UserError(format_user_error(o.out, "", "writing the export file failed"));
+    if (!file) {
+      const int err = errno;
+      std::remove(partial.c_str());
+      throw_write_error(o.out, "--out", "the export file", err);
+    }
   }
   std::filesystem::rename(partial, o.out);
   std::fprintf(stderr, "ktune: exported %s to %s\n", o.db.c_str(), o.out.c_str());
@@ -347,6 +354,9 @@ CLI::App* add_db_subcommand(CLI::App& db, const char* name, const char* summary,
 }
 
 }  // namespace
+
+// `ktune db revalidate` (cmd_db_revalidate.cc): adds the subcommand and sets `runner`.
+CLI::App* add_db_revalidate(CLI::App& db, CommandRunner& runner);
 
 CommandRunner register_db(CLI::App& subcommand) {
   auto o = std::make_shared<DbOptions>();
@@ -388,11 +398,14 @@ CommandRunner register_db(CLI::App& subcommand) {
                                     "Add the rows of an export-json file (created if missing)", o);
   imp->add_option("FILE", o->input, "The JSON file")->required();
   runners.emplace_back(imp, run_import);
+  CommandRunner revalidate;
+  CLI::App* revalidate_sub = add_db_revalidate(subcommand, revalidate);
 
-  return [o, runners] {
+  return [o, runners, revalidate_sub, revalidate] {
     for (const auto& [sub, run] : runners) {
       if (sub->parsed()) return run(*o);
     }
+    if (revalidate_sub->parsed()) return revalidate();
     return kExitUsage;
   };
 }

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 
 #include "common/error.h"
 #include "targets/c_identifier.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/export_check_program.h"
 #include "tools/ktune/export_compile.h"
@@ -46,7 +48,8 @@ void write_text(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path);
   out << text;
-  if (!out) throw UserError(format_user_error(path.string(), "", "cannot write the file"));
+  out.close();
+  if (!out) throw_write_error(path.string(), "", "the file", errno);
 }
 
 // Moves the finished files from `staging` into `out`: the files this export owns are
@@ -79,8 +82,9 @@ int run_export(ExportOptions& opt) {
   for (const PlannedKernel& k : plan.kernels) {
     if (k.tuned && k.best->stale) {
       std::fprintf(stderr, "ktune: warning: the schedule of %s was measured by another ktune or Halide version "
-                   "(ktune %s, Halide %s); its time may not hold\n", k.workload_name.c_str(),
-                   k.best->measurement.ktune_version.c_str(), k.best->measurement.halide_version.c_str());
+                   "(ktune %s, Halide %s); its time may not hold (`ktune db revalidate` measures it again)\n",
+                   k.workload_name.c_str(), k.best->measurement.ktune_version.c_str(),
+                   k.best->measurement.halide_version.c_str());
     }
   }
 
@@ -157,7 +161,7 @@ CommandRunner register_export(CLI::App& sub) {
       ->capture_default_str();
   sub.add_flag("--test-data", opt->test_data, "also write seeded inputs and reference outputs (raw, each of its type: x.f32, out.ref.u8)");
   sub.add_option("--seed", opt->seed, "seed of the test data")->capture_default_str();
-  sub.add_option("--jobs", opt->jobs, "kernels compiled at once; 0: one per core")->capture_default_str();
+  sub.add_option("--jobs", opt->jobs, "kernels compiled at once; 0: one per core")->check(thread_count())->capture_default_str();
   sub.add_option("--format", opt->format, "stdout: a table, or the manifest")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

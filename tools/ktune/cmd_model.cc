@@ -21,6 +21,7 @@
 #include "cost_model/evaluation.h"
 #include "cost_model/features.h"
 #include "cost_model/model_store.h"
+#include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 #include "search/db_records.h"
 #include "tools/ktune/workload_records.h"
@@ -193,13 +194,13 @@ int run_eval(const ModelOptions& o) {
 void add_common(CLI::App* app, ModelOptions& o) {
   app->add_option("--db", o.db, "tuning database file")->required();
   app->add_option("--device", o.device, "device key, or host for this machine")->capture_default_str();
-  app->add_option("--rounds", o.rounds, "boosting rounds")->capture_default_str();
-  app->add_option("--max-depth", o.max_depth, "tree depth")->capture_default_str();
-  app->add_option("--eta", o.eta, "learning rate")->capture_default_str();
+  app->add_option("--rounds", o.rounds, "boosting rounds")->check(CLI::Range(1, 100000))->capture_default_str();
+  app->add_option("--max-depth", o.max_depth, "tree depth")->check(CLI::Range(1, 64))->capture_default_str();
+  app->add_option("--eta", o.eta, "learning rate")->check(finite_range(1e-6, 1))->capture_default_str();
   app->add_option("--objective", o.objective, "XGBoost objective")
       ->check(CLI::IsMember({"rank:pairwise", "rank:ndcg", "reg:squarederror"}))
       ->capture_default_str();
-  app->add_option("--threads", o.threads, "XGBoost threads")->capture_default_str();
+  app->add_option("--threads", o.threads, "XGBoost threads")->check(thread_count())->capture_default_str();
   app->add_option("--seed", o.seed, "seed of the splits and the model")->capture_default_str();
   app->add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   app->add_option("--export-csv", o.export_csv, "also write the rows (workload, schedule, runtime, features) as CSV");
@@ -216,6 +217,7 @@ CommandRunner register_model(CLI::App& sub) {
   CLI::App* eval = sub.add_subcommand("eval", "Held-out ranking accuracy against the analytical and random rankers");
   add_common(eval, *opt);
   eval->add_option("--folds", opt->folds, "folds when holding out whole workloads (at most one per workload)")
+      ->check(CLI::Range(2, 1000))
       ->capture_default_str();
   return [opt, train, eval] {
     if (train->parsed()) return run_train(*opt);

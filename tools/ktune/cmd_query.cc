@@ -104,8 +104,9 @@ int run_query(const QueryOptions& opt) {
     return kExitFailure;
   }
   if (best->stale) {
-    std::fprintf(stderr, "ktune: warning: the best schedule of %s was measured by another ktune or Halide version (%s, Halide %s)\n",
-                 w.name.c_str(), best->measurement.ktune_version.c_str(), best->measurement.halide_version.c_str());
+    std::fprintf(stderr, "ktune: warning: the best schedule of %s was measured by another ktune or Halide version (%s, Halide %s); "
+                 "`ktune db revalidate --db %s` measures it again\n",
+                 w.name.c_str(), best->measurement.ktune_version.c_str(), best->measurement.halide_version.c_str(), opt.db.c_str());
   }
   const double median = best->measurement.median_ns.value_or(-1);
   if (opt.format == "json") {

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,12 +38,13 @@ void write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw UserError(format_user_error(path, "--out", "cannot write here (is the folder there and writable?)"));
+    if (!out) throw_write_error(path, "--out", "the report", errno);
     out << text;
     out.close();
     if (!out) {
+      const int err = errno;
       std::remove(tmp.c_str());
-      throw UserError(format_user_error(path, "--out", "writing failed (disk full?)"));
+      throw_write_error(path, "--out", "the report", err);
     }
   }
   std::error_code ec;

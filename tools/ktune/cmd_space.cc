@@ -156,7 +156,8 @@ CommandRunner register_space(CLI::App& sub) {
   sub.add_option("--schedule", opt->schedule_file, "a schedule (JSON) to validate and print");
   sub.add_option("--named", opt->named, "a named reference schedule")->check(CLI::IsMember({"naive", "heuristic"}));
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"json", "halide", "loopnest"}))->capture_default_str();
-  sub.add_option("--stats", opt->stats, "draw N samples and N mutations and print acceptance rates");
+  sub.add_option("--stats", opt->stats, "draw N samples and N mutations and print acceptance rates")
+      ->check(CLI::Range(1, 1000000));
   return [opt] { return run_space(*opt); };
 }
 

@@ -79,7 +79,7 @@ std::string command_names() {
 int report_filesystem_error(const std::filesystem::filesystem_error& e) {
   const std::string path = e.path1().string();
   const int code = e.code().value();
-  const bool environment = code == ENOSPC || code == EIO || code == EDQUOT;
+  const bool environment = ktune::is_machine_write_failure(code);
   std::fprintf(stderr, "ktune: %s: %s%s\n", environment ? "failure" : "error",
                path.empty() ? "" : (path + ": ").c_str(), e.code().message().c_str());
   return environment ? ktune::kExitFailure : ktune::kExitUsage;

@@ -22,9 +22,20 @@ inline constexpr const char* kRunColumns =
 inline constexpr const char* kMeasurementColumns =
     "id, uuid, schedule_id, workload_id, device_id, run_id, status, median_ns, min_ns, "
     "spread_ns, repeats, threads, build_ms, predicted, error, created_at, halide_version, "
-    "ktune_version";
+    "ktune_version, stale_at";
+// How many columns kMeasurementColumns lists: where a query's own columns after them start.
+inline constexpr int kMeasurementColumnCount = 19;
+
 inline constexpr const char* kModelColumns =
     "id, uuid, device_id, kind, feature_version, blob, samples, metrics, created_at";
+
+// The number of names in a column list.
+constexpr int column_count(const char* columns) {
+  int n = 1;
+  for (; *columns != '\0'; ++columns) n += *columns == ',';
+  return n;
+}
+static_assert(column_count(kMeasurementColumns) == kMeasurementColumnCount, "update kMeasurementColumnCount");
 
 // `columns` (one of the lists above) with every name prefixed by `alias`, e.g. "m.".
 std::string prefixed(const char* columns, const std::string& alias);

@@ -24,8 +24,9 @@ std::string short_sql(std::string_view sql) {
 
 std::string corrupted_message(const std::string& path, const std::string& what_sqlite_said) {
   return "the database file is corrupted (" + what_sqlite_said +
-         "); restore it from a backup, or salvage what is readable into a new file with "
-         "`sqlite3 " + path + " .recover | sqlite3 recovered.db`";
+         "); restore it from a backup, or copy what ktune can still read into a new file with "
+         "`ktune db export-json --db " + path + " --out rows.json && ktune db import-json --db recovered.db rows.json` "
+         "(or salvage more with `sqlite3 " + path + " .recover | sqlite3 recovered.db`)";
 }
 
 void throw_error(sqlite3* db, int rc, const std::string& path, std::string_view sql,
