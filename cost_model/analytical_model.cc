@@ -80,10 +80,14 @@ std::vector<float> AnalyticalModel::predict(const std::vector<std::vector<float>
 }
 
 std::vector<uint8_t> AnalyticalModel::save() const {
-  const nlohmann::json j = {{"vector_lanes", target_.vector_lanes}, {"cores", target_.cores},
-                            {"l1_bytes", target_.l1_bytes},         {"l2_bytes", target_.l2_bytes},
-                            {"llc_bytes", target_.llc_bytes},       {"halide_target", target_.halide_target},
-                            {"kind", target_.kind},                 {"sm_count", target_.sm_count},
+  const nlohmann::json j = {{"vector_lanes", target_.vector_lanes},
+                            {"cores", target_.cores},
+                            {"l1_bytes", target_.l1_bytes},
+                            {"l2_bytes", target_.l2_bytes},
+                            {"llc_bytes", target_.llc_bytes},
+                            {"halide_target", target_.halide_target},
+                            {"kind", targets::to_string(target_.kind)},
+                            {"sm_count", target_.sm_count},
                             {"memory_gbps", target_.memory_gbps}};
   const std::string text = j.dump();
   return wrap_model(kind(), std::vector<uint8_t>(text.begin(), text.end()));
@@ -101,7 +105,7 @@ void AnalyticalModel::load(const std::vector<uint8_t>& blob) {
     t.llc_bytes = j.at("llc_bytes").get<int64_t>();
     t.halide_target = j.at("halide_target").get<std::string>();
     // Absent in blobs written before GPU targets had their own estimate.
-    t.kind = j.value("kind", std::string("cpu"));
+    t.kind = targets::parse_device_kind(j.value("kind", std::string("cpu"))).value_or(targets::DeviceKind::kCpu);
     t.sm_count = j.value("sm_count", 0);
     t.memory_gbps = j.value("memory_gbps", 0.0);
     target_ = t;

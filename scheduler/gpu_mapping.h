@@ -23,9 +23,4 @@ struct GpuLevels {
 // missing or listed twice, or the block (thread) loops are not adjacent and in order.
 std::optional<GpuLevels> gpu_levels(const LoopNest& nest, const GpuMapping& gpu, std::string* error);
 
-// True when Halide targets a CUDA device with this Halide target string.
-inline bool is_cuda_target(const std::string& halide_target) {
-  return halide_target.find("cuda") != std::string::npos;
-}
-
 }  // namespace ktune::scheduler

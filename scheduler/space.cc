@@ -205,7 +205,7 @@ bool full_resolution(const Analysis& analysis, int func, const ComputeLocation& 
 Space::Space(Analysis analysis)
     : analysis_(std::move(analysis)),
       validators_(default_validators()),
-      mutators_(default_mutators(is_cuda_target(analysis_.target.halide_target) ? "cuda" : "cpu")) {}
+      mutators_(default_mutators(analysis_.target.kind)) {}
 
 Space::~Space() = default;
 
@@ -215,7 +215,7 @@ Schedule Space::naive() const {
     FuncSchedule f;
     f.func = fa.name;
     f.compute.kind = ComputeLocation::Kind::kRoot;
-    if (is_cuda_target(analysis_.target.halide_target)) {
+    if (analysis_.target.is_gpu()) {
       for (const StageAnalysis& sa : fa.stages) f.stages.push_back(make_gpu_stage(sa, GpuTilingChoice{}, true));
     }
     s.funcs.push_back(f);
@@ -231,7 +231,7 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   if (!fa.has_updates()) options.push_back({ComputeLocation::Kind::kInline, "", 0, ""});
   int host = -1, stage = -1;
   std::string innermost;
-  if (is_cuda_target(analysis_.target.halide_target)) {
+  if (analysis_.target.is_gpu()) {
     // Halide 14 resolves compute_at loops in the consumer's last stage only.
     const auto [consumer, use_stage] = host_consumer(analysis_, schedule, func);
     if (consumer < 0 || use_stage != static_cast<int>(analysis_.funcs[consumer].stages.size()) - 1) return options;
@@ -266,7 +266,7 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
 }
 
 Schedule Space::build(Rng* rng) const {
-  if (is_cuda_target(analysis_.target.halide_target)) return build_gpu(rng);
+  if (analysis_.target.is_gpu()) return build_gpu(rng);
   Schedule s;
   s.funcs.resize(analysis_.funcs.size());
   for (int i = static_cast<int>(analysis_.funcs.size()) - 1; i >= 0; --i) {

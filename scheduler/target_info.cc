@@ -20,7 +20,7 @@ TargetInfo target_info_from_device(const targets::Device& device) {
   if (device.l1d_bytes > 0) t.l1_bytes = device.l1d_bytes;
   if (device.l2_bytes > 0) t.l2_bytes = device.l2_bytes;
   if (device.llc_bytes > 0) t.llc_bytes = device.llc_bytes;
-  if (device.kind == "cuda") {
+  if (device.is_gpu()) {
     const targets::GpuInfo& g = device.gpu;
     if (g.max_threads_per_block > 0) t.max_threads_per_block = g.max_threads_per_block;
     if (g.shared_bytes_per_block > 0) t.shared_bytes_per_block = g.shared_bytes_per_block;

@@ -6,14 +6,12 @@
 #include <cstdint>
 #include <string>
 
-namespace ktune::targets {
-struct Device;
-}
+#include "targets/device.h"
 
 namespace ktune::scheduler {
 
 struct TargetInfo {
-  std::string kind = "cpu";            // "cpu" or "cuda" (targets::Device::kind)
+  targets::DeviceKind kind = targets::DeviceKind::kCpu;  // what runs the kernels (targets::Device::kind)
   std::string halide_target = "host";  // Halide target string kernels are compiled for
   int vector_lanes = 8;                // float32 lanes of one native vector (16 with AVX-512)
   int cores = 2;                       // parallel threads a kernel gets
@@ -29,13 +27,13 @@ struct TargetInfo {
   int registers_per_sm = 65536;             // 32-bit registers of one SM
   double memory_gbps = 0;                   // peak DRAM bandwidth, GB/s (0 = unknown)
 
-  bool is_gpu() const { return kind == "cuda"; }
+  bool is_gpu() const { return kind == targets::DeviceKind::kCuda; }
 };
 
 TargetInfo target_info_from_device(const targets::Device& device);
 
 // A CUDA target for tests and tools: the known card `name` ("a100", "h100", ...).
-// Returns a TargetInfo with kind "cpu" when the name is unknown.
+// Returns a CPU TargetInfo when the name is unknown.
 TargetInfo cuda_target_info(const std::string& name);
 
 // Float32 lanes of the widest vector unit named in a Halide target string.

@@ -16,7 +16,7 @@ constexpr int64_t kMiB = 1024 * kKiB;
 Device known(const char* name, int capability, int sms, int64_t shared_per_sm, int64_t l2,
              double gbps) {
   Device d;
-  d.kind = "cuda";
+  d.kind = DeviceKind::kCuda;
   d.gpu.name = name;
   d.gpu.compute_capability = capability;
   d.gpu.sm_count = sms;
@@ -71,7 +71,7 @@ std::string cuda_halide_target(int compute_capability, const std::string& host_t
 
 Device cuda_device_from_properties(const CudaProperties& p, const std::string& host_target) {
   Device d;
-  d.kind = "cuda";
+  d.kind = DeviceKind::kCuda;
   d.gpu.name = p.name;
   d.gpu.compute_capability = p.major * 10 + p.minor;
   d.gpu.sm_count = p.sm_count;

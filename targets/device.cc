@@ -174,20 +174,28 @@ bool operator==(const Device& a, const Device& b) {
          a.halide_target == b.halide_target;
 }
 
+const char* to_string(DeviceKind kind) { return kind == DeviceKind::kCuda ? "cuda" : "cpu"; }
+
+std::optional<DeviceKind> parse_device_kind(const std::string& name) {
+  if (name == "cpu") return DeviceKind::kCpu;
+  if (name == "cuda") return DeviceKind::kCuda;
+  return std::nullopt;
+}
+
 std::string device_key_text(const Device& device) {
   // nlohmann::json objects keep their keys sorted, so dump() is canonical.
-  if (device.kind == "cuda") {
+  if (device.is_gpu()) {
     nlohmann::json gpu = gpu_json(device.gpu);
     gpu["memory_gbps"] = static_cast<int64_t>(device.gpu.memory_gbps + 0.5);  // no float text
     return nlohmann::json{{"key_version", kDeviceKeyVersion},
-                          {"kind", device.kind},
+                          {"kind", to_string(device.kind)},
                           {"halide_target", device.halide_target},
                           {"gpu", gpu}}
         .dump();
   }
   nlohmann::json canonical = {
       {"key_version", kDeviceKeyVersion},
-      {"kind", device.kind},
+      {"kind", to_string(device.kind)},
       {"halide_target", device.halide_target},
       {"cpu_model", device.cpu_model},
       {"cores", device.cores},
@@ -202,13 +210,13 @@ std::string device_key_text(const Device& device) {
 std::string device_key(const Device& device) { return stable_hash_hex(device_key_text(device)); }
 
 nlohmann::json to_json(const Device& device) {
-  if (device.kind == "cuda") {
-    return {{"kind", device.kind},
+  if (device.is_gpu()) {
+    return {{"kind", to_string(device.kind)},
             {"halide_target", device.halide_target},
             {"gpu", gpu_json(device.gpu)}};
   }
   return {
-      {"kind", device.kind},
+      {"kind", to_string(device.kind)},
       {"vendor", device.vendor},
       {"cpu_model", device.cpu_model},
       {"cores", device.cores},
@@ -227,12 +235,13 @@ Device device_from_json(const nlohmann::json& json, const std::string& where) {
         format_user_error(where, "", "expected a device description object, found " + found(json)));
   }
   Device device;
-  device.kind = read_string(json, where, "kind");
-  if (device.kind != "cpu" && device.kind != "cuda") {
-    throw UserError(format_user_error(
-        where, "kind", "expected \"cpu\" or \"cuda\", found \"" + device.kind + "\""));
+  const std::string kind = read_string(json, where, "kind");
+  const std::optional<DeviceKind> parsed = parse_device_kind(kind);
+  if (!parsed) {
+    throw UserError(format_user_error(where, "kind", "expected \"cpu\" or \"cuda\", found \"" + kind + "\""));
   }
-  if (device.kind == "cuda") {
+  device.kind = *parsed;
+  if (device.is_gpu()) {
     device.halide_target = read_halide_target(json, where);
     device.gpu = read_gpu(require(json, where, "gpu"), where);
     return device;
@@ -261,7 +270,7 @@ std::string format_bytes(int64_t bytes) {
 }
 
 std::string short_name(const Device& device) {
-  if (device.kind == "cuda") {
+  if (device.is_gpu()) {
     return (device.gpu.name.empty() ? "unknown GPU" : device.gpu.name) + " (sm_" +
            std::to_string(device.gpu.compute_capability) + ")";
   }
@@ -273,7 +282,7 @@ std::string short_name(const Device& device) {
 }
 
 std::string describe(const Device& device) {
-  if (device.kind == "cuda") {
+  if (device.is_gpu()) {
     const GpuInfo& gpu = device.gpu;
     std::string out = gpu.name.empty() ? "unknown GPU" : gpu.name;
     out += " (sm_" + std::to_string(gpu.compute_capability) + ")";

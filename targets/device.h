@@ -7,13 +7,26 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ktune::targets {
 
+// What runs a device's kernels. The one place that says whether a device is a GPU.
+enum class DeviceKind {
+  kCpu,   // the CPU itself
+  kCuda,  // a CUDA GPU, its kernels launched from a host CPU
+};
+
+// "cpu" or "cuda": the kind's name in device descriptions, keys and messages.
+const char* to_string(DeviceKind kind);
+
+// The kind named `name` ("cpu", "cuda"); nullopt for any other text.
+std::optional<DeviceKind> parse_device_kind(const std::string& name);
+
 // What a CUDA GPU brings to scheduling: the limits validators enforce and the sizes the
-// cost model weighs. Meaningful only when Device::kind is "cuda".
+// cost model weighs. Meaningful only for a DeviceKind::kCuda device.
 struct GpuInfo {
   // Marketing name as the driver reports it ("NVIDIA H100 80GB HBM3").
   std::string name;
@@ -38,12 +51,11 @@ struct GpuInfo {
 
 bool operator==(const GpuInfo& a, const GpuInfo& b);
 
-// A device kernels are tuned for: a CPU ("cpu"), or a CUDA GPU ("cuda") driven by a host
-// CPU. For a GPU the CPU fields describe nothing in particular (kernels spend their time
+// A device kernels are tuned for: a CPU, or a CUDA GPU driven by a host CPU. For a GPU the CPU fields describe nothing in particular (kernels spend their time
 // on the GPU) and `gpu` holds what matters.
 struct Device {
-  // Device family: "cpu" or "cuda".
-  std::string kind = "cpu";
+  // What runs the kernels.
+  DeviceKind kind = DeviceKind::kCpu;
   // CPU vendor as the kernel reports it ("GenuineIntel", "AuthenticAMD", "0x41" on Arm);
   // empty when unknown.
   std::string vendor;
@@ -67,8 +79,11 @@ struct Device {
   // Halide target string kernels are compiled for, e.g. "x86-64-linux-avx-avx2-fma-sse41",
   // or "x86-64-linux-sse41-cuda-cuda_capability_80" for a GPU.
   std::string halide_target;
-  // The GPU, when kind is "cuda".
+  // The GPU, when kind is kCuda.
   GpuInfo gpu;
+
+  // True for a GPU: kernels are launched on it, and `gpu` describes it.
+  bool is_gpu() const { return kind == DeviceKind::kCuda; }
 };
 
 bool operator==(const Device& a, const Device& b);

@@ -95,7 +95,7 @@ Device detect_host_device() {
   const CpuInfo info = parse_cpuinfo(read_text_file("/proc/cpuinfo").value_or(""));
   const CacheSizes caches = detect_caches();
   Device device;
-  device.kind = "cpu";
+  device.kind = DeviceKind::kCpu;
   device.vendor = info.vendor;
   device.cpu_model = info.model_name.empty() ? "unknown" : info.model_name;
   device.cores = detect_cores();

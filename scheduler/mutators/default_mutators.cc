@@ -3,8 +3,8 @@
 
 namespace ktune::scheduler {
 
-std::vector<WeightedMutator> default_mutators(const std::string& target_kind) {
-  if (target_kind == "cuda") {
+std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
+  if (target_kind == targets::DeviceKind::kCuda) {
     // CUDA: thread-block shapes (tile sizes) and what is staged in shared memory decide
     // most of the performance; unrolling the serial reduction pieces refines; a starved
     // reduction gains its parallelism from a GPU rfactor (nothing to do for the other

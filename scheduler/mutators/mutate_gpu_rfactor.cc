@@ -19,7 +19,7 @@ class GpuRFactorMutator : public Mutator {
 
   std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     const Analysis& a = space.analysis();
-    if (!is_cuda_target(a.target.halide_target)) return std::nullopt;
+    if (!a.target.is_gpu()) return std::nullopt;
     std::vector<std::pair<size_t, int>> options;
     for (size_t f = 0; f < s.funcs.size(); ++f) {
       if (s.funcs[f].compute.kind != ComputeLocation::Kind::kRoot) continue;

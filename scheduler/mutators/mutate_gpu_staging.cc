@@ -16,7 +16,7 @@ class GpuStagingMutator : public Mutator {
 
   std::optional<Schedule> propose(const Schedule& s, const Space& space, Rng& rng) const override {
     const Analysis& a = space.analysis();
-    if (!is_cuda_target(a.target.halide_target)) return std::nullopt;
+    if (!a.target.is_gpu()) return std::nullopt;
     std::vector<size_t> candidates;
     for (size_t i = 0; i < s.funcs.size(); ++i) {
       const FuncAnalysis* fa = a.find(s.funcs[i].func);

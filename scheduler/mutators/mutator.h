@@ -10,6 +10,7 @@
 
 #include "scheduler/rng.h"
 #include "scheduler/schedule.h"
+#include "targets/device.h"
 
 namespace ktune::scheduler {
 
@@ -41,7 +42,7 @@ std::unique_ptr<Mutator> make_rfactor_mutator();           // split a reduction 
 std::unique_ptr<Mutator> make_gpu_staging_mutator();       // CUDA: kernel <-> shared-memory staging at a block
 std::unique_ptr<Mutator> make_gpu_rfactor_mutator();       // CUDA: split a starved reduction with rfactor, reshape or undo it
 
-// The weight table for a target kind ("cpu" or "cuda").
-std::vector<WeightedMutator> default_mutators(const std::string& target_kind);
+// The weight table for a target kind.
+std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind);
 
 }  // namespace ktune::scheduler

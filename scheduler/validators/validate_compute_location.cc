@@ -30,7 +30,7 @@ class ComputeLocationValidator : public Validator {
       const int consumer = a.index_of(c.consumer);
       if (consumer < 0) return f.func + ": computed at unknown Func \"" + c.consumer + "\"";
       std::string innermost;  // CPU: the innermost loop every reader is computed inside
-      if (is_cuda_target(a.target.halide_target)) {
+      if (a.target.is_gpu()) {
         const auto [host, use_stage] = host_consumer(a, s, a.index_of(f.func));
         if (host != consumer) {
           return f.func + ": can only be computed at a loop of its single consumer (after inlining); " + c.consumer +

@@ -23,7 +23,7 @@ class GpuLimitsValidator : public Validator {
   std::string_view name() const override { return "gpu_limits"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
-    if (!is_cuda_target(a.target.halide_target)) return std::nullopt;
+    if (!a.target.is_gpu()) return std::nullopt;
     const int64_t max_threads = a.target.max_threads_per_block;
     const int64_t max_shared = a.target.shared_bytes_per_block;
     for (const FuncSchedule& f : s.funcs) {

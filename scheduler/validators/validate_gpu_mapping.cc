@@ -25,7 +25,7 @@ class GpuMappingValidator : public Validator {
   std::string_view name() const override { return "gpu_mapping"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
-    if (!is_cuda_target(a.target.halide_target)) return std::nullopt;
+    if (!a.target.is_gpu()) return std::nullopt;
     for (const FuncSchedule& f : s.funcs) {
       if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
       const FuncAnalysis& fa = *a.find(f.func);

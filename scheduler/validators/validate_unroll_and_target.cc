@@ -37,7 +37,7 @@ class TargetValidator : public Validator {
   std::string_view name() const override { return "target"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
-    const bool gpu = a.target.halide_target.find("cuda") != std::string::npos;
+    const bool gpu = a.target.is_gpu();
     for (const FuncSchedule& f : s.funcs) {
       for (const StageSchedule& st : f.stages) {
         if (!gpu && !st.gpu.empty()) return f.func + ": a GPU mapping on a CPU target";

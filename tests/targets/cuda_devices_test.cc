@@ -28,7 +28,8 @@ TEST(CudaHalideTarget, PicksTheNewestCapabilityHalideKnowsAtOrBelowTheCard) {
 
 TEST(KnownCudaDevices, ResolveByNameWithTheirCapabilities) {
   const Device a100 = device_by_name("a100");
-  EXPECT_EQ(a100.kind, "cuda");
+  EXPECT_EQ(a100.kind, DeviceKind::kCuda);
+  EXPECT_TRUE(a100.is_gpu());
   EXPECT_EQ(a100.gpu.compute_capability, 80);
   EXPECT_TRUE(ends_with(a100.halide_target, "-cuda-cuda_capability_80")) << a100.halide_target;
   const Device h100 = device_by_name("h100");
@@ -128,7 +129,7 @@ TEST(CudaDetect, FindsDevicesOrSaysWhyNot) {
     }
   } else {
     for (const Device& d : detected.devices) {
-      EXPECT_EQ(d.kind, "cuda");
+      EXPECT_EQ(d.kind, DeviceKind::kCuda);
       EXPECT_GE(d.gpu.compute_capability, 30);
       EXPECT_GT(d.gpu.sm_count, 0);
     }

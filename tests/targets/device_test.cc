@@ -12,7 +12,7 @@ namespace {
 // A Device with every field set to a value that differs from the defaults.
 Device sample_device() {
   Device d;
-  d.kind = "cpu";
+  d.kind = DeviceKind::kCpu;
   d.vendor = "GenuineIntel";
   d.cpu_model = "Intel(R) Xeon(R) Processor";
   d.cores = 2;
@@ -98,6 +98,18 @@ TEST(DeviceJson, AcceptsUnknownCachesAndIgnoresUnknownFields) {
   EXPECT_EQ(device_from_json(j).llc_bytes, -1);
 }
 
+TEST(DeviceKind, NamesRoundTripAndOnlyCudaIsAGpu) {
+  for (const DeviceKind kind : {DeviceKind::kCpu, DeviceKind::kCuda}) {
+    EXPECT_EQ(parse_device_kind(to_string(kind)), kind);
+  }
+  EXPECT_STREQ(to_string(DeviceKind::kCuda), "cuda");  // the text in keys: keys must not change
+  EXPECT_FALSE(parse_device_kind("gpu").has_value());
+  Device d = sample_device();
+  EXPECT_FALSE(d.is_gpu());
+  d.kind = DeviceKind::kCuda;
+  EXPECT_TRUE(d.is_gpu());
+}
+
 TEST(DeviceJson, ErrorsNameTheField) {
   const nlohmann::json good = to_json(sample_device());
   struct Case {
@@ -151,7 +163,7 @@ TEST(DeviceDescribe, IsOneReadableLine) {
 TEST(DeviceDescribe, ShortNameIsModelCoresAndVectors) {
   EXPECT_EQ(short_name(sample_device()), "Intel(R) Xeon(R) Processor, 2 cores, AVX-512");
   Device gpu;
-  gpu.kind = "cuda";
+  gpu.kind = DeviceKind::kCuda;
   gpu.gpu.name = "NVIDIA A100";
   gpu.gpu.compute_capability = 80;
   EXPECT_EQ(short_name(gpu), "NVIDIA A100 (sm_80)");

@@ -164,7 +164,8 @@ TEST(HostPickCaches, LlcIsL2WithoutL3AndUnknownWhenEmpty) {
 
 TEST(HostDetect, DescribesThisMachine) {
   const Device d = detect_host_device();
-  EXPECT_EQ(d.kind, "cpu");
+  EXPECT_EQ(d.kind, DeviceKind::kCpu);
+  EXPECT_FALSE(d.is_gpu());
   EXPECT_FALSE(d.cpu_model.empty());
   EXPECT_GE(d.cores, 1);
   EXPECT_LE(d.cores, sysconf(_SC_NPROCESSORS_CONF));

@@ -1,10 +1,11 @@
 #include "tools/autoschedule_ktune/target_device.h"
 
 #include <Halide.h>
-#include <nlohmann/json.hpp>
 
 #include <set>
 
+#include "common/error.h"
+#include "targets/device_lookup.h"
 #include "targets/host_detect.h"
 #include "targets/host_target.h"
 #include "tuning_db/tuning_db.h"
@@ -40,15 +41,17 @@ bool same_machine(const Halide::Target& target, const Halide::Target& host) {
 DeviceChoice choose_device(const Halide::Target& target, const std::string& device_key, tuning_db::TuningDb& db) {
   DeviceChoice choice;
   if (!device_key.empty()) {
-    const auto rec = db.find_device(device_key);
-    if (!rec) {
-      choice.reason = "KTUNE_DEVICE=" + device_key + " is not a device of " + db.path() +
-                      " (`ktune db stats --db " + db.path() + "` lists them)";
+    const targets::StoredDescription stored = [&db](const std::string& key) -> std::optional<std::string> {
+      const auto record = db.find_device(key);
+      return record ? std::optional<std::string>(record->description) : std::nullopt;
+    };
+    try {
+      choice.device = targets::resolve_device(device_key, stored, "KTUNE_DEVICE");
+    } catch (const UserError& e) {
+      choice.reason = "KTUNE_DEVICE=" + device_key + " is not a device of " + db.path() + " (" + e.what() + ")";
       return choice;
     }
-    const nlohmann::json description = nlohmann::json::parse(rec->description, nullptr, false);
-    if (!description.is_discarded()) choice.device = targets::device_from_json(description, "devices." + device_key);
-    choice.key = device_key;
+    choice.key = targets::device_key(*choice.device);
     return choice;
   }
   // Halide's own host target may claim features this CPU lacks (targets/host_detect.h);

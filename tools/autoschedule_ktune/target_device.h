@@ -30,8 +30,9 @@ struct DeviceChoice {
   std::string reason;                     // why none applies (a sentence), when empty
 };
 
-// The host device when `target` runs here; the device `device_key` (KTUNE_DEVICE) of `db`
-// when one is named, whatever the target.
+// The host device when `target` runs here; the device `device_key` (KTUNE_DEVICE: a key of
+// `db` or a known device's name, targets/device_lookup.h) when one is named, whatever the
+// target.
 DeviceChoice choose_device(const Halide::Target& target, const std::string& device_key,
                            tuning_db::TuningDb& db);
 

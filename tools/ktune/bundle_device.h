@@ -14,14 +14,13 @@ namespace ktune::cli {
 
 struct BundleDevice {
   std::string name;        // as given with --device: "host", "h100" or a stored key
-  targets::Device device;  // its description; kind "cpu" or "cuda"
+  targets::Device device;  // its description
   std::string key;         // targets::device_key(device)
 };
 
 // Resolves --device: a known name first, else a key stored in `db_path` (empty: no
 // database). Throws UserError for an unknown name, a key the database lacks, a stored
-// description that does not parse or does not hash to its key, or a device kind bundles
-// cannot run on.
+// description that does not parse or does not hash to its key.
 BundleDevice resolve_bundle_device(const std::string& name, const std::string& db_path);
 
 }  // namespace ktune::cli

@@ -82,7 +82,7 @@ int run_bundle(const BundleOptions& opt) {
   const BundleDevice resolved = resolve_bundle_device(opt.device, opt.db);
   check_device_target(opt.target, resolved.name, resolved.device);
   const targets::Device& device = resolved.device;
-  const bool cuda = device.kind == "cuda";
+  const bool cuda = device.is_gpu();
   const scheduler::TargetInfo target = scheduler::target_info_from_device(device);
   const fs::path out = opt.out;
   if (fs::exists(out) && !fs::is_directory(out)) {
@@ -164,7 +164,7 @@ int run_bundle(const BundleOptions& opt) {
   manifest["halide_target"] = plan.halide_target;
   manifest["seed"] = opt.seed;
   manifest["device"] = {{"name", opt.device},
-                        {"kind", device.kind},
+                        {"kind", targets::to_string(device.kind)},
                         {"key", plan.device_key},
                         {"description", targets::to_json(device)}};
   manifest["runner"] = "run";

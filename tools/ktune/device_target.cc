@@ -4,11 +4,11 @@
 
 namespace ktune::cli {
 
-std::string target_kind(const targets::Device& device) { return device.kind == "cuda" ? "cuda" : "host"; }
+std::string target_kind(const targets::Device& device) { return device.is_gpu() ? "cuda" : "host"; }
 
 void check_device_target(const std::string& target, const std::string& device_name, const targets::Device& device) {
   if (target.empty() || target == target_kind(device)) return;
-  throw UserError("--target " + target + " but --device " + device_name + " is a " + device.kind +
+  throw UserError("--target " + target + " but --device " + device_name + " is a " + targets::to_string(device.kind) +
                   " device; drop --target or name a " + (target == "cuda" ? "CUDA GPU (h100, a100, ...)" : "CPU (host)"));
 }
 

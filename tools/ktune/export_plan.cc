@@ -11,10 +11,8 @@
 #include "common/error.h"
 #include "search/db_records.h"
 #include "subgraphs/spec_subgraph.h"
-#include "targets/cuda_devices.h"
 #include "targets/device_lookup.h"
 #include "targets/c_identifier.h"
-#include "targets/host_detect.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
@@ -124,19 +122,13 @@ ExportPlan plan_export(const ExportRequest& req) {
   tuning_db::TuningDb db = tuning_db::TuningDb::open(req.db_path, open);
   check_pages_if_small(db);  // no kernels from a damaged file
 
+  // This CPU or a known GPU by name needs no database row, so a card nothing was measured
+  // on still gets its heuristic kernels (the fallback); a key must be one the database holds.
+  const targets::Device device = targets::resolve_device(req.device, stored_description_in(db), req.db_path + ": --device");
   ExportPlan plan;
-  plan.device_key = resolve_device_key(req.device);
-  scheduler::TargetInfo target;
-  if (req.device == "host" || targets::find_known_cuda_device(req.device)) {
-    // This CPU, or a known GPU by name: the description needs no database row, so a card
-    // nothing was measured on still gets its heuristic kernels (the fallback).
-    const targets::Device device = targets::device_by_name(req.device);
-    target = scheduler::target_info_from_device(device);
-    plan.halide_target = device.halide_target;
-  } else {
-    target = target_of(db, plan.device_key);  // UserError for an unknown key
-    plan.halide_target = db.find_device(plan.device_key)->target;
-  }
+  plan.device_key = targets::device_key(device);
+  plan.halide_target = device.halide_target;
+  const scheduler::TargetInfo target = scheduler::target_info_from_device(device);
 
   const std::vector<Requested> requested = resolve_workloads(req, db, plan.device_key);
   std::vector<std::string> names;

@@ -1,33 +1,21 @@
 #include "tools/ktune/workload_records.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include "common/error.h"
-#include "targets/cuda_devices.h"
-#include "targets/device_lookup.h"
-#include "targets/host_detect.h"
+#include <optional>
 
 namespace ktune::cli {
 
-std::string resolve_device_key(const std::string& name) {
-  if (name == "host") return targets::device_key(targets::detect_host_device());
-  if (targets::find_known_cuda_device(name)) return targets::device_key(targets::device_by_name(name));
-  return name;
+targets::StoredDescription stored_description_in(tuning_db::TuningDb& db) {
+  return [&db](const std::string& key) -> std::optional<std::string> {
+    const std::optional<tuning_db::DeviceRecord> record = db.find_device(key);
+    if (!record) return std::nullopt;
+    return record->description;
+  };
 }
 
 scheduler::TargetInfo target_of(tuning_db::TuningDb& db, const std::string& device_key) {
-  const std::optional<tuning_db::DeviceRecord> rec = db.find_device(device_key);
-  if (!rec) {
-    throw UserError(format_user_error(db.path(), "--device", "no device with key " + device_key +
-                                                                 "; `ktune db stats` lists the devices"));
-  }
-  const nlohmann::json description = nlohmann::json::parse(rec->description, nullptr, false);
-  if (description.is_discarded()) return scheduler::TargetInfo{};
-  return scheduler::target_info_from_device(targets::device_from_json(description, "devices." + device_key));
+  return scheduler::target_info_from_device(
+      targets::resolve_device(device_key, stored_description_in(db), db.path() + ": --device"));
 }
 
 void check_pages_if_small(tuning_db::TuningDb& db) {

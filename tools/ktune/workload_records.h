@@ -11,17 +11,20 @@
 #include "scheduler/target_info.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
+#include "targets/device_lookup.h"
 #include "tuning_db/records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
 
-// The device key `name` means: "host" is the machine ktune runs on, a known GPU name
-// ("h100", targets/cuda_devices.h) that card as `ktune bundle` builds for it from this
-// machine, anything else a key.
-std::string resolve_device_key(const std::string& name);
+// The device key `name` means (targets::resolve_device_key).
+using targets::resolve_device_key;
 
-// Target facts of a stored device (cores, lanes, caches), for analyses.
+// What `db` stores under a device key, for targets::resolve_device.
+targets::StoredDescription stored_description_in(tuning_db::TuningDb& db);
+
+// Target facts of a stored device (cores, lanes, caches), for analyses. Throws UserError
+// for a key the database does not describe.
 scheduler::TargetInfo target_of(tuning_db::TuningDb& db, const std::string& device_key);
 
 // The largest file whose pages are checked before an answer is given: about a second.
