@@ -65,9 +65,5 @@ class Progress {
 std::optional<double> eta_seconds(double elapsed_s, int trials_run, std::optional<double> budget_s,
                                   std::optional<int> budget_trials);
 
-// "1.23 ms", "456 us", "2.1 s".
-std::string format_ns(double ns);
-// "1h02m", "3m05s", "42s".
-std::string format_seconds(double s);
 
 }  // namespace ktune::search

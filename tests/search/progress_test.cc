@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/duration_text.h"
+
 namespace ktune::search {
 namespace {
 

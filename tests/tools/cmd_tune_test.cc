@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "scheduler/space.h"
-#include "search/progress.h"
+#include "common/duration_text.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/cuda_devices.h"
 #include "targets/device.h"
@@ -224,7 +224,7 @@ TEST(CmdTune, ThePrintedBestIsTheStoredBest) {
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto best = open_read(db).best(key_of(spec), device_key());
   ASSERT_TRUE(best.has_value());
-  EXPECT_THAT(r.out, HasSubstr(search::format_ns(*best->measurement.median_ns))) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(ktune::format_ns(*best->measurement.median_ns))) << r.out;
 }
 
 TEST(CmdTune, HeavierSubgraphGetsMoreTrials) {

@@ -18,6 +18,7 @@
 #include "search/tuner.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/host_detect.h"
+#include "common/duration_text.h"
 #include "common/halide_version.h"
 
 namespace {
@@ -81,8 +82,8 @@ int main(int argc, char** argv) {
       }
     }
     const double heur = rnd.heuristic_ns > 0 ? rnd.heuristic_ns : kt.heuristic_ns;
-    std::printf("%-16s %11s %11s %11s %8.2fx %8.2fx %18s\n", name.c_str(), ktune::search::format_ns(heur).c_str(),
-                ktune::search::format_ns(rnd.best_ns).c_str(), ktune::search::format_ns(kt.best_ns).c_str(),
+    std::printf("%-16s %11s %11s %11s %8.2fx %8.2fx %18s\n", name.c_str(), ktune::format_ns(heur).c_str(),
+                ktune::format_ns(rnd.best_ns).c_str(), ktune::format_ns(kt.best_ns).c_str(),
                 heur / kt.best_ns, rnd.best_ns / kt.best_ns,
                 match < 0 ? "not reached" : (std::to_string(match) + " of " + std::to_string(trials)).c_str());
     std::fflush(stdout);

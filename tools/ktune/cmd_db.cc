@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/duration_text.h"
 #include "common/error.h"
 #include "search/progress.h"
 #include "tools/ktune/commands.h"
@@ -102,7 +103,7 @@ void print_best_table(const std::vector<BestEntry>& entries) {
                                       : "";
     std::printf("%-28s %-14s %-24s %10s %7.1f%% %-16s %lld%s\n", b.workload_name.c_str(),
                 b.workload_key.substr(0, 12).c_str(), b.device_key.substr(0, 24).c_str(),
-                search::format_ns(median).c_str(), median > 0 ? 100 * spread / median : 0.0,
+                ktune::format_ns(median).c_str(), median > 0 ? 100 * spread / median : 0.0,
                 b.schedule_hash.substr(0, 16).c_str(), static_cast<long long>(b.candidates),
                 stale.c_str());
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/duration_text.h"
 #include "common/error.h"
 #include "search/progress.h"
 #include "search/revalidate.h"
@@ -34,7 +35,7 @@ struct RevalidateCliOptions {
   std::string format = "text";         // text or json
 };
 
-std::string ms_or_dash(double ns) { return ns < 0 ? "-" : search::format_ns(ns); }
+std::string ms_or_dash(double ns) { return ns < 0 ? "-" : ktune::format_ns(ns); }
 
 // The workload keys that --workload names.
 std::vector<std::string> workload_keys(tuning_db::TuningDb& db, const RevalidateCliOptions& o) {

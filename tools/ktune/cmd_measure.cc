@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/duration_text.h"
 #include "common/error.h"
 #include "measure/builder.h"
 #include "measure/runner.h"
@@ -133,7 +134,7 @@ int run_measure(const MeasureOptions& opt) {
                 r.message.c_str());
     if (r.ok()) {
       std::printf("median    %s   min %s   spread (IQR) %s = %.1f%%   %d runs, %d threads\n",
-                  search::format_ns(r.median_ns).c_str(), search::format_ns(r.min_ns).c_str(), search::format_ns(r.spread_ns).c_str(),
+                  ktune::format_ns(r.median_ns).c_str(), ktune::format_ns(r.min_ns).c_str(), ktune::format_ns(r.spread_ns).c_str(),
                   100.0 * r.spread_ns / r.median_ns, r.repeats, r.threads);
       std::printf("rate      %.3g GFLOP/s   %.3g GB/s (compulsory bytes)\n", gflops, gbytes);
       std::printf("check     max relative error %.2e\n", r.max_error);

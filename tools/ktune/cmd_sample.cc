@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/duration_text.h"
 #include "common/error.h"
 #include "measure/builder.h"
 #include "measure/runner.h"
@@ -160,9 +161,9 @@ int run_sample(const SampleOptions& opt) {
         }
       }
       std::fprintf(stderr, "[%s] %d/%d measured, %d ok, best %s\n", sg.name().c_str(), done, opt.count, ok,
-                   search::format_ns(best).c_str());
+                   ktune::format_ns(best).c_str());
     }
-    std::printf("%-20s measured %4d  ok %4d  best %s\n", sg.name().c_str(), done, ok, search::format_ns(best).c_str());
+    std::printf("%-20s measured %4d  ok %4d  best %s\n", sg.name().c_str(), done, ok, ktune::format_ns(best).c_str());
     // Abandoned compiles may still run this subgraph's schedules against `space`.
     measure::wait_for_late_builds(60000);
   }

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 
+#include "common/duration_text.h"
 #include "common/error.h"
 #include "search/budget.h"
 #include "search/progress.h"
@@ -128,7 +129,7 @@ int run_tune(const TuneCliOptions& opt) {
               "vs first");
   for (const search::TaskSummary& t : summary.tasks) {
     const std::string trials = std::to_string(t.trials) + " (" + std::to_string(t.trials_this_run) + ")";
-    std::printf("%-18s %12s %16s %14s %14s %14s\n", t.name.c_str(), search::format_ns(t.best_ns).c_str(),
+    std::printf("%-18s %12s %16s %14s %14s %14s\n", t.name.c_str(), ktune::format_ns(t.best_ns).c_str(),
                 rate(t).c_str(), trials.c_str(), ratio(t.heuristic_ns, t.best_ns).c_str(),
                 ratio(t.first_ns, t.best_ns).c_str());
   }
@@ -138,7 +139,7 @@ int run_tune(const TuneCliOptions& opt) {
     if (!t.stopped.empty()) std::printf("%s: %s\n", t.name.c_str(), t.stopped.c_str());
   }
   std::printf("\n%s after %s and %d trials; results in %s\n", summary.interrupted ? "Interrupted" : "Done",
-              search::format_seconds(summary.elapsed_s).c_str(), summary.trials, summary.db_path.c_str());
+              ktune::format_seconds(summary.elapsed_s).c_str(), summary.trials, summary.db_path.c_str());
   if (!any_ok && !summary.interrupted) {
     std::fprintf(stderr, "ktune tune: no subgraph has a schedule that ran correctly\n");
     return kExitFailure;

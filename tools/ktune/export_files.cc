@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/duration_text.h"
 #include "common/error.h"
 #include "search/progress.h"
 #include "targets/c_identifier.h"
@@ -111,8 +112,8 @@ std::string header_text(const ExportPlan& plan, const ExportInfo& info) {
     h << "//   schedule " << k.schedule_hash;
     if (k.tuned) {
       const auto& m = k.best->measurement;
-      h << " (tuned): median " << search::format_ns(m.median_ns.value_or(-1)) << ", spread "
-        << search::format_ns(m.spread_ns.value_or(-1)) << " on device " << plan.device_key << "\n";
+      h << " (tuned): median " << ktune::format_ns(m.median_ns.value_or(-1)) << ", spread "
+        << ktune::format_ns(m.spread_ns.value_or(-1)) << " on device " << plan.device_key << "\n";
     } else {
       h << " (FALLBACK: " << k.fallback << " schedule, not measured; " << k.fallback_reason << ")\n";
     }
@@ -198,8 +199,8 @@ std::string manifest_table(const nlohmann::ordered_json& manifest) {
     const double spread = tuned ? k["spread_ns"].get<double>() : -1;
     std::snprintf(line, sizeof line, "%-28s %-20s %-22s %-14s %10s %10s\n", k["function"].get<std::string>().c_str(),
                   k["workload"].get<std::string>().c_str(), status.c_str(),
-                  k["schedule_hash"].get<std::string>().substr(0, 12).c_str(), search::format_ns(median).c_str(),
-                  search::format_ns(spread).c_str());
+                  k["schedule_hash"].get<std::string>().substr(0, 12).c_str(), ktune::format_ns(median).c_str(),
+                  ktune::format_ns(spread).c_str());
     t << line;
   }
   return t.str();
