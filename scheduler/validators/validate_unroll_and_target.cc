@@ -53,19 +53,4 @@ class TargetValidator : public Validator {
 std::unique_ptr<Validator> make_unroll_validator() { return std::make_unique<UnrollValidator>(); }
 std::unique_ptr<Validator> make_target_validator() { return std::make_unique<TargetValidator>(); }
 
-std::vector<std::unique_ptr<Validator>> default_validators() {
-  std::vector<std::unique_ptr<Validator>> v;
-  v.push_back(make_structure_validator());
-  v.push_back(make_compute_location_validator());
-  v.push_back(make_vector_width_validator());
-  v.push_back(make_dependence_validator());
-  v.push_back(make_rfactor_validator());
-  v.push_back(make_unroll_validator());
-  v.push_back(make_inline_expansion_validator());
-  v.push_back(make_target_validator());
-  v.push_back(make_gpu_mapping_validator());
-  v.push_back(make_gpu_limits_validator());
-  return v;
-}
-
 }  // namespace ktune::scheduler
