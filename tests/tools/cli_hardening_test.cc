@@ -175,6 +175,15 @@ TEST(CliHardening, ADamagedDatabaseIsReportedBeforeAnAnswerWithExitOne) {
   const auto exported = run_ktune("export --db " + db + " --all --out " + testing::scratch_path("damaged_out"));
   EXPECT_EQ(exported.exit_code, 1) << exported.out;
   EXPECT_THAT(exported.out, HasSubstr("corrupted")) << exported.out;
+  // Every other command that reads measurements back checks the pages too, even where the
+  // damaged page (bench results) is one it would not read.
+  for (const std::string& command : {"model train --db " + db, "db best --db " + db,
+                                     "report --db " + db + " --out " + testing::scratch_path("damaged.html"),
+                                     "bench " + spec + " --db " + db + " --methods ktune"}) {
+    const auto r = run_ktune(command);
+    EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(db + ": the database file is corrupted")) << command;
+  }
 }
 
 }  // namespace

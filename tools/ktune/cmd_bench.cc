@@ -29,6 +29,7 @@
 #include "tools/bench/bench_table.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
+#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -162,6 +163,7 @@ int run_bench_command(const BenchCliOptions& opt) {
   tuning_db::OpenOptions open;
   open.versions = {KTUNE_VERSION, kHalideVersion};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
+  check_pages_if_small(db);  // ktune's schedules come from it
 
   bench::BenchOptions options;
   options.threads = opt.threads;

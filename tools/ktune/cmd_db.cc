@@ -20,6 +20,7 @@
 #include "common/error.h"
 #include "search/progress.h"
 #include "tools/ktune/commands.h"
+#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -208,6 +209,7 @@ int run_best(const DbOptions& o) {
     throw UserError(
         format_user_error("--top", "", "expected at least 1, found " + std::to_string(o.top)));
   TuningDb db = open_db(o, sqlite::OpenMode::kReadOnly);
+  check_pages_if_small(db);
   std::vector<tuning_db::WorkloadRecord> workloads;
   if (!o.workload.empty()) {
     workloads = db.find_workloads(o.workload);

@@ -142,7 +142,9 @@ tuning_db::TuningDb open_db(const ModelOptions& o) {
   if (o.db.empty()) throw UserError("model: --db FILE is required");
   tuning_db::OpenOptions options;
   options.versions = {KTUNE_VERSION, kHalideVersion};
-  return tuning_db::TuningDb::open(o.db, options);
+  tuning_db::TuningDb db = tuning_db::TuningDb::open(o.db, options);
+  check_pages_if_small(db);  // no model trained on a damaged file
+  return db;
 }
 
 int run_train(const ModelOptions& o) {

@@ -19,6 +19,7 @@
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "tools/ktune/commands.h"
+#include "tools/ktune/workload_records.h"
 #include "tools/ktune/report/report_data.h"
 #include "tools/ktune/report/report_html.h"
 #include "tuning_db/tuning_db.h"
@@ -63,6 +64,7 @@ int run_report(const ReportOptions& opt) {
   open.mode = sqlite::OpenMode::kReadOnly;
   open.versions = {KTUNE_VERSION, kHalideVersion};
   tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
+  check_pages_if_small(db);  // no report drawn from a damaged file
 
   report::ReportFilter filter;
   filter.workload = opt.workload;
