@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -144,6 +145,33 @@ TEST(CliHardening, AForeignSqliteFileIsRefusedAndLeftByteIdentical) {
   EXPECT_EQ(file_bytes(path), before);
   EXPECT_FALSE(std::ifstream(path + "-wal").good());
   EXPECT_FALSE(std::ifstream(path + "-shm").good());
+}
+
+// Build-time queries run on read-only trees (install prefixes, CI caches): on a read-only
+// mount every command that only reads answers. Needs a mount namespace (root, unshare);
+// skipped where there is none.
+TEST(CliHardening, EveryReadCommandWorksOnAReadOnlyMount) {
+  const std::string dir = testing::scratch_path("read_only_dir");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db = dir + "/tuned.db";
+  const std::string spec = std::string(KTUNE_SOURCE_DIR) + "/tests/data/tiny_softmax.json";
+  ASSERT_EQ(std::system((std::string(KTUNE_EXPORT_TEST_DB) + " " + db + " 1000 10 " + spec + " >/dev/null").c_str()), 0);
+  const std::string ktune = KTUNE_EXE;
+  const std::string out = testing::scratch_path("read_only_out");
+  const std::string script =
+      "mount --bind " + dir + " " + dir + " && mount -o remount,bind,ro " + dir + " || exit 77; " +
+      "touch " + dir + "/probe 2>/dev/null && exit 78; " +
+      ktune + " db stats --db " + db + " && " + ktune + " db best --db " + db + " && " +
+      ktune + " query --db " + db + " --workload tiny_softmax && " +
+      ktune + " report --db " + db + " --out " + out + ".html && " +
+      ktune + " export --db " + db + " --all --out " + out;
+  const auto r = testing::run_command("unshare -m sh -c '" + script + "' 2>&1");
+  if (r.exit_code == 77 || r.exit_code == 127) GTEST_SKIP() << "no mount namespace here: " << r.out;
+  ASSERT_NE(r.exit_code, 78) << "the bind mount is not read-only";
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("tiny_softmax")) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(out + "/manifest.json"));
 }
 
 // A damaged page that no best query reads: query and export still notice it before they
