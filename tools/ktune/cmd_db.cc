@@ -1,7 +1,7 @@
 // `ktune db stats|best|merge|prune|vacuum|export-json|import-json|revalidate --db F`: inspects
-// and maintains a tuning database (revalidate lives in cmd_db_revalidate.cc). Read commands (stats, best, export-json) open the file
-// read-only and never create it; they run safely beside a tuning session. Results go to
-// stdout (--format text|json), progress to stderr.
+// and maintains a tuning database (revalidate lives in cmd_db_revalidate.cc). Read commands
+// (stats, best, export-json) open the file read-only and never create it; they run safely
+// beside a tuning session. Results go to stdout (--format text|json), progress to stderr.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -18,7 +18,6 @@
 
 #include "common/duration_text.h"
 #include "common/error.h"
-#include "search/progress.h"
 #include "tools/ktune/commands.h"
 #include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"

@@ -14,7 +14,6 @@
 
 #include "common/duration_text.h"
 #include "common/error.h"
-#include "search/progress.h"
 #include "search/revalidate.h"
 #include "targets/host_detect.h"
 #include "tools/ktune/cli_util.h"

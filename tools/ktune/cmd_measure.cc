@@ -25,7 +25,6 @@
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
-#include "search/progress.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 

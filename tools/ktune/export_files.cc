@@ -11,7 +11,6 @@
 
 #include "common/duration_text.h"
 #include "common/error.h"
-#include "search/progress.h"
 #include "targets/c_identifier.h"
 #include "tools/ktune/generated_program.h"
 
