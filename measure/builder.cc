@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "measure/internal/compiled_kernel.h"
-#include "measure/internal/usable_cores.h"
+#include "measure/usable_cores.h"
 #include "subgraphs/subgraph.h"
 #include "targets/host_target.h"
 
@@ -180,7 +180,7 @@ BuildBatch build_candidates(const std::vector<Candidate>& candidates, const Buil
   warm_up_jit(target);
   BuildBatch batch;
   batch.candidates.resize(candidates.size());
-  const int threads = options.threads > 0 ? options.threads : internal::usable_cores();
+  const int threads = options.threads > 0 ? options.threads : usable_cores();
   const Clock::time_point start = Clock::now();
   tbb::task_arena arena(threads);
   // Candidates start in their order (compile times differ by 100x between schedules, so

@@ -13,16 +13,16 @@
 #include "measure/internal/child_measure.h"
 #include "common/child_process.h"
 #include "measure/internal/jit_runtime.h"
-#include "measure/internal/report_wire.h"
-#include "measure/internal/usable_cores.h"
-#include "measure/internal/workload_data.h"
+#include "measure/report_wire.h"
+#include "measure/usable_cores.h"
+#include "measure/workload_data.h"
 
 namespace ktune::measure {
 
 // Inputs and references, prepared on first use of each subgraph (keyed by its address:
 // two Subgraph objects may share a workload key yet differ in their inputs' seeds).
 struct Runner::Workloads {
-  std::map<const subgraphs::Subgraph*, std::shared_ptr<internal::WorkloadData>> by_subgraph;
+  std::map<const subgraphs::Subgraph*, std::shared_ptr<WorkloadData>> by_subgraph;
 };
 
 namespace {
@@ -68,7 +68,7 @@ double run_timeout_ms(const RunOptions& o, std::optional<double> incumbent_media
 
 Runner::Runner(RunOptions options)
     : options_(options),
-      threads_(options.threads > 0 ? options.threads : internal::usable_cores()),
+      threads_(options.threads > 0 ? options.threads : usable_cores()),
       workloads_(std::make_unique<Workloads>()) {}
 
 Runner::~Runner() = default;
@@ -89,15 +89,15 @@ double Runner::timeout_ms(const std::string& workload_key) const {
 }
 
 double Runner::prepare(const subgraphs::Subgraph& subgraph) {
-  std::shared_ptr<internal::WorkloadData>& workload = workloads_->by_subgraph[&subgraph];
+  std::shared_ptr<WorkloadData>& workload = workloads_->by_subgraph[&subgraph];
   if (workload) return 0;
   if (late_builds_in_flight() > 0) wait_for_late_builds(options_.timeout_cap_ms);
   const auto start = std::chrono::steady_clock::now();
-  workload = internal::prepare_workload(subgraph, options_.input_seed, options_.reference_timeout_ms);
+  workload = prepare_workload(subgraph, options_.input_seed, options_.reference_timeout_ms);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::shared_ptr<const internal::WorkloadData> Runner::workload_data(const subgraphs::Subgraph& subgraph) {
+std::shared_ptr<const WorkloadData> Runner::workload_data(const subgraphs::Subgraph& subgraph) {
   prepare(subgraph);
   return workloads_->by_subgraph.at(&subgraph);
 }
@@ -111,7 +111,7 @@ MeasureResult Runner::run(const BuiltCandidate& candidate) {
   const subgraphs::Subgraph& subgraph = *candidate.candidate.subgraph;
   prepare(subgraph);
   if (late_builds_in_flight() > 0) wait_for_late_builds(options_.timeout_cap_ms);
-  const std::shared_ptr<internal::WorkloadData>& workload = workloads_->by_subgraph.at(&subgraph);
+  const std::shared_ptr<WorkloadData>& workload = workloads_->by_subgraph.at(&subgraph);
 
   MeasureResult result;
   if (!workload->reference_error.empty()) {
@@ -128,13 +128,13 @@ MeasureResult Runner::run(const BuiltCandidate& candidate) {
         [&](int fd) {
           const MeasureResult r =
               internal::measure_in_child(kernel, *workload, subgraph, options_.timing, threads_, set_threads);
-          const std::string bytes = internal::encode_report(r);
+          const std::string bytes = encode_report(r);
           write_all(fd, bytes.data(), bytes.size());
         },
         limit_ms);
     std::optional<MeasureResult> reported;
     if (!child.timed_out && child.signal == 0 && child.exit_code == 0) {
-      reported = internal::decode_report(child.output);
+      reported = decode_report(child.output);
     }
     result = reported ? *reported : from_abnormal_end(child, limit_ms, best);
     result.run_wall_ms = child.wall_ms;

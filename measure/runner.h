@@ -28,9 +28,7 @@ class Subgraph;
 }
 
 namespace ktune::measure {
-namespace internal {
-struct WorkloadData;  // measure/internal/workload_data.h
-}
+struct WorkloadData;  // measure/workload_data.h
 
 struct RunOptions {
   // Threads a kernel may use (HL_NUM_THREADS in the child); 0 means every core this
@@ -80,7 +78,7 @@ class Runner {
 
   // The inputs and reference that prepare() made for `subgraph` (preparing them first), for
   // baselines timed outside the Runner on the same data (ktune bench's libraries).
-  std::shared_ptr<const internal::WorkloadData> workload_data(const subgraphs::Subgraph& subgraph);
+  std::shared_ptr<const WorkloadData> workload_data(const subgraphs::Subgraph& subgraph);
 
   // run() for each candidate, in order.
   std::vector<MeasureResult> run_all(const std::vector<BuiltCandidate>& candidates);

@@ -5,7 +5,7 @@
 
 #include "measure/internal/compiled_kernel.h"
 #include "measure/internal/jit_runtime.h"
-#include "measure/internal/workload_data.h"
+#include "measure/workload_data.h"
 #include "measure/measure_result.h"
 #include "measure/timing_protocol.h"
 

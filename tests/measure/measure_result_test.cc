@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "measure/internal/report_wire.h"
+#include "measure/report_wire.h"
 
 namespace ktune::measure {
 namespace {
@@ -49,7 +49,7 @@ TEST(MeasureReportWireTest, RoundTripsEveryField) {
   r.spread_ns = 7;
   r.repeats = 42;
   r.threads = 3;
-  const std::optional<MeasureResult> back = internal::decode_report(internal::encode_report(r));
+  const std::optional<MeasureResult> back = decode_report(encode_report(r));
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->status, r.status);
   EXPECT_EQ(back->message, r.message);
@@ -64,13 +64,13 @@ TEST(MeasureReportWireTest, RoundTripsEveryField) {
 TEST(MeasureReportWireTest, RefusesTruncatedOrForeignBytes) {
   MeasureResult r;
   r.message = "hello";
-  const std::string bytes = internal::encode_report(r);
-  EXPECT_FALSE(internal::decode_report(bytes.substr(0, bytes.size() - 1)).has_value());
-  EXPECT_FALSE(internal::decode_report(bytes + "x").has_value());
-  EXPECT_FALSE(internal::decode_report("").has_value());
+  const std::string bytes = encode_report(r);
+  EXPECT_FALSE(decode_report(bytes.substr(0, bytes.size() - 1)).has_value());
+  EXPECT_FALSE(decode_report(bytes + "x").has_value());
+  EXPECT_FALSE(decode_report("").has_value());
   std::string foreign = bytes;
   foreign[0] ^= 0x55;
-  EXPECT_FALSE(internal::decode_report(foreign).has_value());
+  EXPECT_FALSE(decode_report(foreign).has_value());
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include <cctype>
 
-#include "measure/internal/usable_cores.h"
+#include "measure/usable_cores.h"
 #include "targets/cuda_devices.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/compare.h"
@@ -180,7 +180,7 @@ TEST(RunnerTest, MinimumTotalTimeAddsRepeats) {
 // PLATFORM_NOTES item 9: a parent that ran a parallel pipeline leaves children with one
 // thread. The Runner must still give each child every thread it asks for.
 TEST(RunnerTest, ChildrenGetEveryThreadEvenAfterTheParentUsedThePool) {
-  const int cores = internal::usable_cores();
+  const int cores = usable_cores();
   if (cores < 2) GTEST_SKIP() << "needs at least 2 cores";
   const auto probe = testing::make_thread_probe();
 

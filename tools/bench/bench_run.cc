@@ -13,8 +13,8 @@
 
 #include "common/error.h"
 #include "measure/builder.h"
-#include "measure/internal/usable_cores.h"
-#include "measure/internal/workload_data.h"
+#include "measure/usable_cores.h"
+#include "measure/workload_data.h"
 #include "measure/retime.h"
 #include "measure/runner.h"
 #include "scheduler/apply.h"
@@ -91,7 +91,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
   BenchReport report;
   report.device_key = targets::device_key(device);
   report.device_description = targets::describe(device);
-  report.threads = options.threads > 0 ? options.threads : measure::internal::usable_cores();
+  report.threads = options.threads > 0 ? options.threads : measure::usable_cores();
   report.machine_params = machine_params_for(device, report.threads);
   report.timing = options.timing;
   report.rounds = std::max(1, options.rounds);
@@ -223,7 +223,7 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
 
     // Library baselines.
     std::vector<LibraryMethod> libraries;
-    std::shared_ptr<const measure::internal::WorkloadData> data;
+    std::shared_ptr<const measure::WorkloadData> data;
     BenchInputs inputs;
     const auto* spec_sg = dynamic_cast<const subgraphs::SpecSubgraph*>(sg);
     const PlanMatch match =

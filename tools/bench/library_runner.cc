@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "common/child_process.h"
-#include "measure/internal/report_wire.h"
+#include "measure/report_wire.h"
 #include "subgraphs/compare.h"
 
 namespace ktune::bench {
@@ -51,12 +51,12 @@ measure::MeasureResult run_library_method(const LibraryMethod& method, const Ben
           r.message = e.what();
         }
         r.threads = threads;
-        const std::string bytes = measure::internal::encode_report(r);
+        const std::string bytes = measure::encode_report(r);
         write_all(fd, bytes.data(), bytes.size());
       },
       timeout_ms);
   std::optional<measure::MeasureResult> reported;
-  if (!child.timed_out && child.signal == 0 && child.exit_code == 0) reported = measure::internal::decode_report(child.output);
+  if (!child.timed_out && child.signal == 0 && child.exit_code == 0) reported = measure::decode_report(child.output);
   measure::MeasureResult r;
   if (reported) {
     r = *reported;

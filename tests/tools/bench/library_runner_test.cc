@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include "measure/internal/workload_data.h"
+#include "measure/workload_data.h"
 #include "subgraphs/compare.h"
 #include "subgraphs/spec_subgraph.h"
 
@@ -23,13 +23,13 @@ measure::TimingProtocol quick() {
 // Inputs and reference of a spec, as the bench prepares them.
 struct Prepared {
   std::unique_ptr<subgraphs::SpecSubgraph> subgraph;
-  std::shared_ptr<measure::internal::WorkloadData> data;
+  std::shared_ptr<measure::WorkloadData> data;
   BenchInputs inputs;
 };
 Prepared prepare(const std::string& text) {
   Prepared p;
   p.subgraph = std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "<test>"));
-  p.data = measure::internal::prepare_workload(*p.subgraph, 1, 60000);
+  p.data = measure::prepare_workload(*p.subgraph, 1, 60000);
   for (const auto& b : p.data->inputs) p.inputs.inputs.push_back(static_cast<const float*>(b.data()));
   p.inputs.output = p.subgraph->outputs().front();
   p.inputs.reference = &p.data->reference.front();

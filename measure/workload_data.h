@@ -13,7 +13,7 @@
 
 #include "subgraphs/subgraph.h"
 
-namespace ktune::measure::internal {
+namespace ktune::measure {
 
 struct WorkloadData {
   // Seeded inputs in Subgraph::inputs() order, of their types, at their mins, in Halide
@@ -33,4 +33,4 @@ struct WorkloadData {
 std::shared_ptr<WorkloadData> prepare_workload(const subgraphs::Subgraph& subgraph, uint64_t seed,
                                                double reference_timeout_ms);
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune::measure

@@ -1,4 +1,4 @@
-#include "measure/internal/workload_data.h"
+#include "measure/workload_data.h"
 
 #include <cstring>
 
@@ -6,7 +6,7 @@
 #include "common/child_process.h"
 #include "subgraphs/built_pipeline.h"
 
-namespace ktune::measure::internal {
+namespace ktune::measure {
 namespace {
 
 std::string describe_failure(const ChildOutcome& c) {
@@ -68,4 +68,4 @@ std::shared_ptr<WorkloadData> prepare_workload(const subgraphs::Subgraph& subgra
   return data;
 }
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune::measure

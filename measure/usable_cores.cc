@@ -1,9 +1,9 @@
-#include "measure/internal/usable_cores.h"
+#include "measure/usable_cores.h"
 
 #include <sched.h>
 #include <unistd.h>
 
-namespace ktune::measure::internal {
+namespace ktune::measure {
 
 int usable_cores() {
   cpu_set_t set;
@@ -16,4 +16,4 @@ int usable_cores() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune::measure

@@ -9,7 +9,7 @@
 
 #include "measure/measure_result.h"
 
-namespace ktune::measure::internal {
+namespace ktune::measure {
 
 // Serializes status, message, max_error, median_ns, min_ns, spread_ns, repeats, threads.
 std::string encode_report(const MeasureResult& result);
@@ -17,4 +17,4 @@ std::string encode_report(const MeasureResult& result);
 // The inverse of encode_report; nullopt for truncated or foreign bytes.
 std::optional<MeasureResult> decode_report(std::string_view bytes);
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune::measure

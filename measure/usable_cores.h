@@ -2,9 +2,9 @@
 // both the Builder's arena and the kernels the Runner times.
 #pragma once
 
-namespace ktune::measure::internal {
+namespace ktune::measure {
 
 // CPUs in this process's affinity mask; at least 1.
 int usable_cores();
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune::measure

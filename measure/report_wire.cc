@@ -1,9 +1,9 @@
-#include "measure/internal/report_wire.h"
+#include "measure/report_wire.h"
 
 #include <cstdint>
 #include <cstring>
 
-namespace ktune::measure::internal {
+namespace ktune::measure {
 namespace {
 
 constexpr uint32_t kMagic = 0x4b544d52;  // "KTMR"
@@ -50,4 +50,4 @@ std::optional<MeasureResult> decode_report(std::string_view bytes) {
   return r;
 }
 
-}  // namespace ktune::measure::internal
+}  // namespace ktune::measure
