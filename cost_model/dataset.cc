@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "cost_model/analytical_model.h"
 #include "cost_model/extractor.h"
+#include "schedule_store/stored_schedule.h"
 
 namespace ktune::cost_model {
 
@@ -35,7 +36,7 @@ Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, con
     for (const tuning_db::BestEntry& e : entries) {
       if (!e.measurement.median_ns || !(*e.measurement.median_ns > 0)) continue;
       try {
-        schedules.push_back(scheduler::Schedule::from_json(nlohmann::json::parse(e.schedule_json), e.schedule_hash));
+        schedules.push_back(schedule_store::parse_stored_schedule(e.schedule_json, "schedule " + e.schedule_hash));
         kept.push_back(&e);
       } catch (const std::exception& ex) {
         data.skipped.push_back(best.workload_name + ": schedule " + e.schedule_hash + ": " + ex.what());

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "common/error.h"
-#include "measure/internal/compiled_kernel.h"
+#include "measure/compiled_kernel.h"
 #include "measure/usable_cores.h"
 #include "subgraphs/subgraph.h"
 #include "targets/host_target.h"
@@ -125,7 +125,7 @@ BuiltCandidate build_one(const Candidate& candidate, const Halide::Target& targe
   out.build.message = job->message;
   trim_message(out.build.message);
   if (job->status == MeasureStatus::kOk) {
-    auto kernel = std::make_shared<internal::CompiledKernel>();
+    auto kernel = std::make_shared<CompiledKernel>();
     kernel->built = std::move(job->built);
     kernel->target = target;
     out.kernel = std::move(kernel);
@@ -147,8 +147,6 @@ void warm_up_jit(const Halide::Target& target) {
 
 }  // namespace
 
-namespace internal {
-
 Halide::Target jit_target_from_string(const std::string& text) {
   if (text.empty()) return Halide::Target(targets::jit_halide_target());
   if (!Halide::Target::validate_target_string(text)) {
@@ -158,11 +156,9 @@ Halide::Target jit_target_from_string(const std::string& text) {
   return Halide::Target(text);
 }
 
-}  // namespace internal
-
 std::string jit_target_for(const std::string& device_target) {
   if (device_target.empty()) return "";
-  const Halide::Target device = internal::jit_target_from_string(device_target);
+  const Halide::Target device = jit_target_from_string(device_target);
   if (!device.has_gpu_feature()) return "";
   // The device's GPU API and capability on this machine's host target.
   using F = Halide::Target::Feature;
@@ -176,7 +172,7 @@ std::string jit_target_for(const std::string& device_target) {
 }
 
 BuildBatch build_candidates(const std::vector<Candidate>& candidates, const BuildOptions& options) {
-  const Halide::Target target = internal::jit_target_from_string(options.target);
+  const Halide::Target target = jit_target_from_string(options.target);
   warm_up_jit(target);
   BuildBatch batch;
   batch.candidates.resize(candidates.size());

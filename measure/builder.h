@@ -25,9 +25,7 @@
 
 namespace ktune::measure {
 
-namespace internal {
-struct CompiledKernel;  // measure/internal/compiled_kernel.h
-}
+struct CompiledKernel;  // measure/compiled_kernel.h
 
 struct BuildOptions {
   // Concurrent compiles; 0 means one per core this process may use.
@@ -60,7 +58,7 @@ struct BuiltCandidate {
   // message; build_ms is set either way. Timing fields stay unset.
   MeasureResult build;
   // The compiled pipeline; null unless build.status is kOk.
-  std::shared_ptr<const internal::CompiledKernel> kernel;
+  std::shared_ptr<const CompiledKernel> kernel;
   // Not built because BuildOptions::start_before had passed; `build` means nothing then.
   bool skipped = false;
 };

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "measure/internal/child_measure.h"
 #include "common/child_process.h"
+#include "measure/internal/child_measure.h"
 #include "measure/internal/jit_runtime.h"
 #include "measure/report_wire.h"
 #include "measure/usable_cores.h"
@@ -118,7 +118,7 @@ MeasureResult Runner::run(const BuiltCandidate& candidate) {
     result.status = MeasureStatus::kRuntimeError;
     result.message = workload->reference_error;
   } else {
-    const internal::CompiledKernel& kernel = *candidate.kernel;
+    const CompiledKernel& kernel = *candidate.kernel;
     const std::string& key = subgraph.key().key;
     const std::optional<double> best = incumbent(key);
     const double limit_ms = run_timeout_ms(options_, best);

@@ -131,6 +131,319 @@ bool associative_update(const HI::Function& f, const HI::Definition& def) {
   return false;
 }
 
+// The built pipeline and what the analysis of every Func reads off it.
+struct PipelineFacts {
+  subgraphs::BuiltPipeline built;
+  std::vector<Halide::Func> funcs;          // producers before consumers (pipeline_funcs)
+  std::vector<subgraphs::FuncNames> names;  // canonical names, one per Func
+  // Buffer sizes and scalar values, where definitions mention them (an RDom over an input's
+  // width), are the ones ktune runs with.
+  std::map<std::string, Halide::Expr> known;
+  std::map<std::string, HI::Box> boxes;  // region of every Func the outputs require, by Halide name
+  std::map<std::string, int> index;      // Halide name -> index into funcs
+};
+
+// The Func whose stages are being analyzed, and what its stages read.
+struct FuncContext {
+  const PipelineFacts& pipeline;
+  size_t index;  // into pipeline.funcs
+  const HI::Function& function;
+  const FuncAnalysis& facts;  // its name and extents, filled in before its stages
+  const HI::Box& box;         // its region the outputs require
+};
+
+// A stage's loops as the Halide expressions of this build name them.
+struct HalideLoops {
+  std::vector<std::string> names;              // Halide name of each of StageAnalysis::loops
+  std::map<std::string, HI::Interval> ranges;  // iterations of a loop, where known
+};
+
+// A stage's iterations as isl names them.
+struct StageSpace {
+  std::vector<std::string> dims;            // isl dimension names, outermost first
+  std::map<std::string, std::string> vars;  // Halide loop name -> isl dimension name
+  std::string stmt;                         // the statement tuple "S[d0, ..., dn]"
+};
+
+// A stage's accesses to its own Func, which decide the loops that carry a dependence.
+struct SelfAccesses {
+  bool affine = true;  // the write and every self read are affine
+  std::string reads;   // the self reads' relations without braces, "; "-separated
+};
+
+// Builds the subgraph's pipeline once and reads off its Funcs, their names, the known values and regions.
+PipelineFacts build_pipeline(const subgraphs::Subgraph& subgraph) {
+  PipelineFacts p;
+  p.built = subgraph.build();
+  p.funcs = subgraphs::pipeline_funcs(p.built);
+  p.names = subgraphs::canonical_names(p.funcs);
+  p.known = subgraphs::known_values(p.built, subgraph.inputs(), subgraph.outputs(), subgraph.scalars());
+  p.boxes = subgraphs::func_boxes(p.built, subgraph.outputs(), p.known);
+  for (size_t i = 0; i < p.funcs.size(); ++i) p.index[p.funcs[i].name()] = static_cast<int>(i);
+  return p;
+}
+
+// Per pure variable of `f`: true when an update writes along it with anything but that variable.
+std::vector<bool> reduced_dims(const HI::Function& f, size_t dims) {
+  std::vector<bool> reduced(dims, false);
+  for (const auto& u : f.updates()) {
+    for (size_t d = 0; d < u.args().size() && d < reduced.size(); ++d) {
+      const auto* v = u.args()[d].as<HI::Variable>();
+      if (!v || v->name != f.args()[d]) reduced[d] = true;
+    }
+  }
+  return reduced;
+}
+
+// The facts of Func `i` that do not depend on its stages: name, output or not, variables, extents, element size.
+FuncAnalysis describe_func(const PipelineFacts& pipeline, size_t i, const HI::Function& f, const HI::Box& box) {
+  FuncAnalysis fa;
+  fa.name = pipeline.names[i].name;
+  for (const Halide::Func& o : pipeline.built.outputs) fa.is_output |= o.name() == f.name();
+  fa.args = pipeline.names[i].args;
+  for (size_t d = 0; d < fa.args.size(); ++d) fa.extents.push_back(box_extent(box, d));
+  fa.element_bytes = 1;
+  for (const Halide::Type& t : f.output_types()) fa.element_bytes = std::max(fa.element_bytes, t.bytes());
+  fa.reduced_dims = reduced_dims(f, fa.args.size());
+  return fa;
+}
+
+// The definitions of `f`'s stages: the pure definition, then each update.
+std::vector<const HI::Definition*> stage_definitions(const HI::Function& f) {
+  std::vector<const HI::Definition*> defs = {&f.definition()};
+  for (const auto& u : f.updates()) defs.push_back(&u);
+  return defs;
+}
+
+// One loop of a stage: canonical name, kind and extent; records the iterations it runs over in `ranges`.
+LoopAnalysis analyze_loop(const FuncContext& func, const subgraphs::StageLoopNames& loop_names,
+                          const HI::Definition& def, const HI::Dim& dim,
+                          std::map<std::string, HI::Interval>& ranges) {
+  LoopAnalysis loop;
+  loop.name = loop_names.canonical(dim.var);
+  loop.is_reduction = dim.is_rvar();
+  if (loop.is_reduction) {
+    for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
+      if (rv.var != dim.var) continue;
+      const Halide::Expr min = HI::simplify(subgraphs::with_known_values(rv.min, func.pipeline.known));
+      const Halide::Expr extent = HI::simplify(subgraphs::with_known_values(rv.extent, func.pipeline.known));
+      const int64_t* e = HI::as_const_int(extent);
+      loop.extent = e ? *e : 1;
+      ranges[dim.var] = HI::Interval(min, HI::simplify(min + extent - 1));
+    }
+  } else {
+    for (size_t a = 0; a < func.function.args().size(); ++a) {
+      if (func.function.args()[a] != dim.var) continue;
+      loop.extent = func.facts.extents[a];
+      if (a < func.box.size()) ranges[dim.var] = func.box[a];
+    }
+  }
+  return loop;
+}
+
+// The loops of stage `s` in Halide's initial order, innermost first (the last dim is __outermost),
+// and in `halide` the Halide name and known range of each.
+std::vector<LoopAnalysis> stage_loops(const FuncContext& func, size_t s, const HI::Definition& def,
+                                      HalideLoops& halide) {
+  const subgraphs::StageLoopNames& loop_names = func.pipeline.names[func.index].stages[s];
+  std::vector<LoopAnalysis> loops;
+  for (const HI::Dim& dim : def.schedule().dims()) {
+    if (dim.var == Halide::Var::outermost().name()) continue;
+    loops.push_back(analyze_loop(func, loop_names, def, dim, halide.ranges));
+    halide.names.push_back(dim.var);
+  }
+  return loops;
+}
+
+// isl names for a stage's loops ("d0" the outermost) and the statement tuple over them.
+StageSpace stage_space(const std::vector<std::string>& halide_loops) {
+  StageSpace space;
+  for (int l = static_cast<int>(halide_loops.size()) - 1; l >= 0; --l) {
+    const std::string n = "d" + std::to_string(space.dims.size());
+    space.vars[halide_loops[l]] = n;
+    space.dims.push_back(n);
+  }
+  space.stmt = tuple("S", space.dims);
+  return space;
+}
+
+// The isl set of a stage's iterations, bounded where its loops' ranges are constants.
+std::string stage_domain(const StageSpace& space, const HalideLoops& halide) {
+  std::string constraints;
+  for (const std::string& l : halide.names) {
+    auto it = halide.ranges.find(l);
+    if (it == halide.ranges.end()) continue;
+    const std::string c = interval_constraint(space.vars.at(l), it->second);
+    if (!c.empty()) constraints += (constraints.empty() ? "" : " and ") + c;
+  }
+  return "{ " + space.stmt + (constraints.empty() ? "" : " : " + constraints) + " }";
+}
+
+// The isl relation from a stage's iterations to the elements of `target_name` at `args`. When an index is not
+// affine, `affine` is false and the relation reaches every element (a conservative over-approximation).
+std::string access_relation(const StageSpace& space, const std::string& target_name,
+                            const std::vector<Halide::Expr>& args, bool& affine) {
+  std::vector<std::string> idx;
+  affine = true;
+  for (const Halide::Expr& a : args) {
+    auto e = to_isl_affine(a, space.vars);
+    if (!e) {
+      affine = false;
+      break;
+    }
+    idx.push_back(*e);
+  }
+  if (affine) return "{ " + space.stmt + " -> " + tuple(target_name, idx) + " }";
+  std::vector<std::string> outs;
+  for (size_t k = 0; k < args.size(); ++k) outs.push_back("o" + std::to_string(k));
+  return "{ " + space.stmt + " -> " + tuple(target_name, outs) + " }";
+}
+
+// `exprs` with the values ktune runs with substituted, in order.
+std::vector<Halide::Expr> substitute_known_values(const std::vector<Halide::Expr>& exprs,
+                                                  const std::map<std::string, Halide::Expr>& known) {
+  std::vector<Halide::Expr> substituted;
+  for (const Halide::Expr& e : exprs) substituted.push_back(subgraphs::with_known_values(e, known));
+  return substituted;
+}
+
+// Bits of the widest type a stage's `values` are computed in (StageAnalysis::value_bits).
+int widest_value_bits(const std::vector<Halide::Expr>& values) {
+  ValueBits vb;
+  for (const Halide::Expr& e : values) {
+    vb.bits = std::max(vb.bits, e.type().bits());
+    e.accept(&vb);
+  }
+  return vb.bits;
+}
+
+// What a call reads: a Func of the pipeline (its index and canonical name) or, with func -1, an input by name.
+ProducerUse called_producer(const PipelineFacts& pipeline, const HI::Call* call) {
+  ProducerUse use;
+  if (call->call_type == HI::Call::Halide && call->func.defined() &&
+      subgraphs::wrapped_input(HI::Function(call->func)).defined()) {
+    use.name = subgraphs::wrapped_input(HI::Function(call->func)).name();
+  } else if (call->call_type == HI::Call::Halide) {
+    auto it = pipeline.index.find(call->name);
+    use.func = it == pipeline.index.end() ? -1 : it->second;
+    use.name = use.func >= 0 ? pipeline.names[use.func].name : call->name;
+  } else {
+    use.name = call->name;
+  }
+  return use;
+}
+
+// Fills in the stage's loops (canonical names) that the call's indices use: in any index, in the innermost, per index.
+void record_index_loops(const HI::Call* call, const std::vector<LoopAnalysis>& loops,
+                        const std::vector<std::string>& halide_loops, ProducerUse& use) {
+  VariableNames vn;
+  for (const Halide::Expr& a : call->args) a.accept(&vn);
+  VariableNames first;
+  if (!call->args.empty()) call->args[0].accept(&first);
+  for (size_t l = 0; l < loops.size(); ++l) {
+    if (vn.names.count(halide_loops[l])) use.index_loops.push_back(loops[l].name);
+    if (first.names.count(halide_loops[l])) use.contiguous_loops.push_back(loops[l].name);
+  }
+  for (const Halide::Expr& a : call->args) {
+    VariableNames in_index;
+    a.accept(&in_index);
+    use.dim_loops.emplace_back();
+    for (size_t l = 0; l < loops.size(); ++l) {
+      if (in_index.names.count(halide_loops[l])) use.dim_loops.back().push_back(loops[l].name);
+    }
+  }
+}
+
+// One call of a stage: what it reads, the element size, the isl access relation and the loops its indices use.
+ProducerUse producer_use(const PipelineFacts& pipeline, const HI::Call* call, const StageSpace& space,
+                         const std::vector<LoopAnalysis>& loops, const std::vector<std::string>& halide_loops) {
+  ProducerUse use = called_producer(pipeline, call);
+  use.element_bytes = std::max(1, call->type.bytes());
+  const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
+  use.access = access_relation(space, target_name, call->args, use.affine);
+  record_index_loops(call, loops, halide_loops, use);
+  return use;
+}
+
+// Adds a stage's read of its own Func to `self`: a non-affine self access makes every loop suspect.
+void add_self_read(const ProducerUse& use, SelfAccesses& self) {
+  self.reads += (self.reads.empty() ? "" : "; ") + use.access.substr(2, use.access.size() - 4);
+  if (!use.affine) self.affine = false;
+}
+
+// Marks the loops of update `sa` that carry a dependence (isl's dataflow analysis, or every loop when an access to
+// its own Func is not affine); sets `isl_status` to why when the answer is conservative.
+void mark_carried_loops(const IslContext& isl, const std::string& func_name, const StageSpace& space,
+                        const SelfAccesses& self, StageAnalysis& sa, std::string& isl_status) {
+  const LoopDependences deps =
+      self.affine ? loop_dependences(isl, sa.domain, sa.write, self.reads.empty() ? "" : "{ " + self.reads + " }",
+                                     static_cast<int>(space.dims.size()))
+                  : LoopDependences{std::vector<bool>(space.dims.size(), true), "non-affine self access"};
+  if (deps.status != "ok") isl_status = func_name + ": " + deps.status;
+  for (size_t l = 0; l < sa.loops.size(); ++l) {
+    sa.loops[l].carries_dependence = deps.carries[sa.loops.size() - 1 - l];
+  }
+}
+
+// Stage `s` of the Func: its loops, iteration domain, accesses, cost facts and, for an update, the loops that
+// carry a dependence and whether rfactor applies.
+StageAnalysis analyze_stage(const FuncContext& func, size_t s, const HI::Definition& def, const IslContext& isl,
+                            std::string& isl_status) {
+  StageAnalysis sa;
+  sa.stage = static_cast<int>(s);
+  // Everything below that reads Halide expressions uses the Halide names of this build.
+  HalideLoops halide;
+  sa.loops = stage_loops(func, s, def, halide);
+  const StageSpace space = stage_space(halide.names);
+  sa.domain = stage_domain(space, halide);
+
+  const std::vector<Halide::Expr> args = substitute_known_values(def.args(), func.pipeline.known);
+  const std::vector<Halide::Expr> values = substitute_known_values(def.values(), func.pipeline.known);
+  SelfAccesses self;
+  sa.write = access_relation(space, "F" + std::to_string(func.index), args, self.affine);
+
+  CallCollector cc;
+  for (const Halide::Expr& e : values) e.accept(&cc);
+  for (const Halide::Expr& e : args) e.accept(&cc);
+  sa.arith_ops = cc.arith;
+  sa.value_bits = widest_value_bits(values);
+  for (const HI::Call* call : cc.calls) {
+    const ProducerUse use = producer_use(func.pipeline, call, space, sa.loops, halide.names);
+    if (use.func == static_cast<int>(func.index)) add_self_read(use, self);
+    sa.uses.push_back(use);
+  }
+  if (s > 0) {
+    mark_carried_loops(isl, func.facts.name, space, self, sa, isl_status);
+    sa.rfactor_ok = associative_update(func.function, def);
+  }
+  return sa;
+}
+
+// Func `i` of the pipeline: its own facts, then each of its stages.
+FuncAnalysis analyze_func(const PipelineFacts& pipeline, size_t i, const IslContext& isl, std::string& isl_status) {
+  const HI::Function f = pipeline.funcs[i].function();
+  const HI::Box& box = pipeline.boxes.at(f.name());
+  FuncAnalysis fa = describe_func(pipeline, i, f, box);
+  const FuncContext func{pipeline, i, f, fa, box};
+  const std::vector<const HI::Definition*> defs = stage_definitions(f);
+  for (size_t s = 0; s < defs.size(); ++s) fa.stages.push_back(analyze_stage(func, s, *defs[s], isl, isl_status));
+  return fa;
+}
+
+// Fills in every Func's consumers: each stage of another Func that calls it, once.
+void record_consumers(std::vector<FuncAnalysis>& funcs) {
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    for (const StageAnalysis& sa : funcs[i].stages) {
+      for (const ProducerUse& use : sa.uses) {
+        if (use.func < 0 || use.func == static_cast<int>(i)) continue;
+        auto& consumers = funcs[use.func].consumers;
+        const std::pair<int, int> c{static_cast<int>(i), sa.stage};
+        if (std::find(consumers.begin(), consumers.end(), c) == consumers.end()) consumers.push_back(c);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 const LoopAnalysis* StageAnalysis::find(const std::string& loop) const {
@@ -202,185 +515,12 @@ std::string loop_identifier(const std::string& loop) {
 Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) {
   Analysis analysis;
   analysis.target = target;
-  const subgraphs::BuiltPipeline built = subgraph.build();
-  const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
-  const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
-  // Buffer sizes and scalar values, where definitions mention them (an RDom over an input's
-  // width), are the ones ktune runs with.
-  const std::map<std::string, Halide::Expr> known =
-      subgraphs::known_values(built, subgraph.inputs(), subgraph.outputs(), subgraph.scalars());
-  const std::map<std::string, HI::Box> boxes = subgraphs::func_boxes(built, subgraph.outputs(), known);
-  std::map<std::string, int> index;
-  for (size_t i = 0; i < funcs.size(); ++i) index[funcs[i].name()] = static_cast<int>(i);
-
+  const PipelineFacts pipeline = build_pipeline(subgraph);
   IslContext isl;
-  for (size_t i = 0; i < funcs.size(); ++i) {
-    const HI::Function f = funcs[i].function();
-    FuncAnalysis fa;
-    fa.name = names[i].name;
-    for (const Halide::Func& o : built.outputs) fa.is_output |= o.name() == f.name();
-    fa.args = names[i].args;
-    const HI::Box& box = boxes.at(f.name());
-    for (size_t d = 0; d < fa.args.size(); ++d) fa.extents.push_back(box_extent(box, d));
-
-    fa.element_bytes = 1;
-    for (const Halide::Type& t : f.output_types()) fa.element_bytes = std::max(fa.element_bytes, t.bytes());
-    fa.reduced_dims.assign(fa.args.size(), false);
-    for (const auto& u : f.updates()) {
-      for (size_t d = 0; d < u.args().size() && d < fa.reduced_dims.size(); ++d) {
-        const auto* v = u.args()[d].as<HI::Variable>();
-        if (!v || v->name != f.args()[d]) fa.reduced_dims[d] = true;
-      }
-    }
-    std::vector<const HI::Definition*> defs = {&f.definition()};
-    for (const auto& u : f.updates()) defs.push_back(&u);
-    for (size_t s = 0; s < defs.size(); ++s) {
-      const HI::Definition& def = *defs[s];
-      StageAnalysis sa;
-      sa.stage = static_cast<int>(s);
-      const subgraphs::StageLoopNames& loop_names = names[i].stages[s];
-      // Loops in Halide's initial order, innermost first (the last dim is __outermost).
-      // Everything below that reads Halide expressions uses the Halide names of this build.
-      std::map<std::string, HI::Interval> ranges;
-      std::vector<std::string> halide_loops;  // Halide name of each of sa.loops
-      for (const HI::Dim& dim : def.schedule().dims()) {
-        if (dim.var == Halide::Var::outermost().name()) continue;
-        LoopAnalysis loop;
-        loop.name = loop_names.canonical(dim.var);
-        loop.is_reduction = dim.is_rvar();
-        if (loop.is_reduction) {
-          for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
-            if (rv.var != dim.var) continue;
-            const Halide::Expr min = HI::simplify(subgraphs::with_known_values(rv.min, known));
-            const Halide::Expr extent = HI::simplify(subgraphs::with_known_values(rv.extent, known));
-            const int64_t* e = HI::as_const_int(extent);
-            loop.extent = e ? *e : 1;
-            ranges[dim.var] = HI::Interval(min, HI::simplify(min + extent - 1));
-          }
-        } else {
-          for (size_t a = 0; a < f.args().size(); ++a) {
-            if (f.args()[a] != dim.var) continue;
-            loop.extent = fa.extents[a];
-            if (a < box.size()) ranges[dim.var] = box[a];
-          }
-        }
-        sa.loops.push_back(loop);
-        halide_loops.push_back(dim.var);
-      }
-      // isl names, outermost first.
-      std::vector<std::string> dims;
-      std::map<std::string, std::string> isl_vars;
-      for (int l = static_cast<int>(sa.loops.size()) - 1; l >= 0; --l) {
-        const std::string n = "d" + std::to_string(dims.size());
-        isl_vars[halide_loops[l]] = n;
-        dims.push_back(n);
-      }
-      std::string constraints;
-      for (const std::string& l : halide_loops) {
-        auto it = ranges.find(l);
-        if (it == ranges.end()) continue;
-        const std::string c = interval_constraint(isl_vars[l], it->second);
-        if (!c.empty()) constraints += (constraints.empty() ? "" : " and ") + c;
-      }
-      const std::string stmt = tuple("S", dims);
-      sa.domain = "{ " + stmt + (constraints.empty() ? "" : " : " + constraints) + " }";
-
-      auto relation = [&](const std::string& target_name, const std::vector<Halide::Expr>& args, bool& affine) {
-        std::vector<std::string> idx;
-        affine = true;
-        for (const Halide::Expr& a : args) {
-          auto e = to_isl_affine(a, isl_vars);
-          if (!e) {
-            affine = false;
-            break;
-          }
-          idx.push_back(*e);
-        }
-        if (affine) return "{ " + stmt + " -> " + tuple(target_name, idx) + " }";
-        std::vector<std::string> outs;
-        for (size_t k = 0; k < args.size(); ++k) outs.push_back("o" + std::to_string(k));
-        return "{ " + stmt + " -> " + tuple(target_name, outs) + " }";
-      };
-      bool write_affine = true;
-      std::vector<Halide::Expr> args, values;
-      for (const Halide::Expr& e : def.args()) args.push_back(subgraphs::with_known_values(e, known));
-      for (const Halide::Expr& e : def.values()) values.push_back(subgraphs::with_known_values(e, known));
-      sa.write = relation("F" + std::to_string(i), args, write_affine);
-
-      CallCollector cc;
-      for (const Halide::Expr& e : values) e.accept(&cc);
-      for (const Halide::Expr& e : args) e.accept(&cc);
-      sa.arith_ops = cc.arith;
-      ValueBits vb;
-      for (const Halide::Expr& e : values) {
-        vb.bits = std::max(vb.bits, e.type().bits());
-        e.accept(&vb);
-      }
-      sa.value_bits = vb.bits;
-      std::string self_reads;
-      for (const HI::Call* call : cc.calls) {
-        ProducerUse use;
-        if (call->call_type == HI::Call::Halide && call->func.defined() &&
-            subgraphs::wrapped_input(HI::Function(call->func)).defined()) {
-          use.name = subgraphs::wrapped_input(HI::Function(call->func)).name();
-        } else if (call->call_type == HI::Call::Halide) {
-          auto it = index.find(call->name);
-          use.func = it == index.end() ? -1 : it->second;
-          use.name = use.func >= 0 ? names[use.func].name : call->name;
-        } else {
-          use.name = call->name;
-        }
-        use.element_bytes = std::max(1, call->type.bytes());
-        const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
-        use.access = relation(target_name, call->args, use.affine);
-        VariableNames vn;
-        for (const Halide::Expr& a : call->args) a.accept(&vn);
-        VariableNames first;
-        if (!call->args.empty()) call->args[0].accept(&first);
-        for (size_t l = 0; l < sa.loops.size(); ++l) {
-          if (vn.names.count(halide_loops[l])) use.index_loops.push_back(sa.loops[l].name);
-          if (first.names.count(halide_loops[l])) use.contiguous_loops.push_back(sa.loops[l].name);
-        }
-        for (const Halide::Expr& a : call->args) {
-          VariableNames in_index;
-          a.accept(&in_index);
-          use.dim_loops.emplace_back();
-          for (size_t l = 0; l < sa.loops.size(); ++l) {
-            if (in_index.names.count(halide_loops[l])) use.dim_loops.back().push_back(sa.loops[l].name);
-          }
-        }
-        if (use.func == static_cast<int>(i)) {
-          // Reading itself: a non-affine self access makes every loop suspect.
-          self_reads += (self_reads.empty() ? "" : "; ") + use.access.substr(2, use.access.size() - 4);
-          if (!use.affine) write_affine = false;
-        }
-        sa.uses.push_back(use);
-      }
-      if (s > 0) {
-        const LoopDependences deps =
-            write_affine ? loop_dependences(isl, sa.domain, sa.write, self_reads.empty() ? "" : "{ " + self_reads + " }",
-                                            static_cast<int>(dims.size()))
-                         : LoopDependences{std::vector<bool>(dims.size(), true), "non-affine self access"};
-        if (deps.status != "ok") analysis.isl_status = fa.name + ": " + deps.status;
-        for (size_t l = 0; l < sa.loops.size(); ++l) {
-          sa.loops[l].carries_dependence = deps.carries[sa.loops.size() - 1 - l];
-        }
-        sa.rfactor_ok = associative_update(f, def);
-      }
-      fa.stages.push_back(sa);
-    }
-    analysis.funcs.push_back(fa);
+  for (size_t i = 0; i < pipeline.funcs.size(); ++i) {
+    analysis.funcs.push_back(analyze_func(pipeline, i, isl, analysis.isl_status));
   }
-  for (size_t i = 0; i < analysis.funcs.size(); ++i) {
-    for (const StageAnalysis& sa : analysis.funcs[i].stages) {
-      for (const ProducerUse& use : sa.uses) {
-        if (use.func < 0 || use.func == static_cast<int>(i)) continue;
-        auto& consumers = analysis.funcs[use.func].consumers;
-        const std::pair<int, int> c{static_cast<int>(i), sa.stage};
-        if (std::find(consumers.begin(), consumers.end(), c) == consumers.end()) consumers.push_back(c);
-      }
-    }
-  }
+  record_consumers(analysis.funcs);
   return analysis;
 }
 

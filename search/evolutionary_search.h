@@ -37,6 +37,11 @@ struct SearchParams {
   double epsilon = 0.15;              // fraction of each batch picked at random (exploration)
   int batch = 8;                      // candidates measured per round
   bool random_search = false;         // baseline: measure fresh random samples, no model, no evolution
+  // Random search only (`ktune sample`, which gathers training data): the share of each
+  // batch that mutates a seed, half the time one of the fastest quarter, instead of sampling
+  // afresh; and whether the naive schedule is measured first, beside the heuristic.
+  double mutate_fraction = 0;
+  bool naive_first = false;
 };
 
 // A candidate to measure.

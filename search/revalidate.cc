@@ -3,17 +3,16 @@
 // the new best back through the database's own rule.
 #include "search/revalidate.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <memory>
 
 #include "common/check.h"
 #include "common/error.h"
 #include "measure/builder.h"
+#include "schedule_store/db_records.h"
+#include "schedule_store/stored_schedule.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
-#include "search/db_records.h"
 
 namespace ktune::search {
 namespace {
@@ -57,7 +56,7 @@ std::vector<ScheduleRecheck> measure_again(db::TuningDb& store, const subgraphs:
     out.push_back(r);
     std::function<void(const subgraphs::BuiltPipeline&)> apply;
     try {
-      const scheduler::Schedule s = scheduler::Schedule::from_json(nlohmann::json::parse(e.schedule_json), "database");
+      const scheduler::Schedule s = schedule_store::parse_stored_schedule(e.schedule_json, "schedule " + e.schedule_hash);
       apply = scheduler::make_applier(s, space.analysis());
     } catch (const std::exception& ex) {
       // A stored schedule this ktune cannot read is measured as a rejected build.
@@ -71,7 +70,7 @@ std::vector<ScheduleRecheck> measure_again(db::TuningDb& store, const subgraphs:
   const measure::BuildBatch batch = measure::build_candidates(candidates, build);
   for (size_t i = 0; i < batch.candidates.size(); ++i) {
     const measure::MeasureResult result = runner.run(batch.candidates[i]);
-    store.record_measurement(measurement_record(result, entries[i].schedule_id, device_id, -1));
+    store.record_measurement(schedule_store::measurement_record(result, entries[i].schedule_id, device_id, -1));
     out[i].status = std::string(measure::to_string(result.status));
     out[i].new_ns = result.ok() ? result.median_ns : -1;
     out[i].message = result.message;
@@ -90,7 +89,7 @@ WorkloadRecheck recheck(db::TuningDb& store, const db::BestEntry& best, const ta
 
   const std::vector<db::WorkloadRecord> rows = store.find_workloads(best.workload_key);
   const db::WorkloadRecord* workload = rows.empty() ? nullptr : &rows.front();
-  std::unique_ptr<subgraphs::Subgraph> sg = workload ? subgraph_from_record(*workload) : nullptr;
+  std::unique_ptr<subgraphs::Subgraph> sg = workload ? schedule_store::subgraph_from_record(*workload) : nullptr;
   w.skipped = rebuild_problem(workload, sg.get());
   if (w.skipped.empty()) w.skipped = runner.reference_error(*sg);
   if (!w.skipped.empty()) return w;
@@ -98,7 +97,7 @@ WorkloadRecheck recheck(db::TuningDb& store, const db::BestEntry& best, const ta
   progress("ktune: " + w.name + ": measuring its best " + std::to_string(options.schedules_per_workload) +
            " schedule(s) again");
   const auto entries = store.top_k(best.workload_key, best.device_key, options.schedules_per_workload);
-  const int64_t device_id = store.upsert_device(device_record(device));
+  const int64_t device_id = store.upsert_device(schedule_store::device_record(device));
   w.schedules = measure_again(store, *sg, entries, device_id, scheduler::target_info_from_device(device), runner);
   w.superseded = store.mark_superseded(best.workload_key, best.device_key);
   if (auto now = store.best(best.workload_key, best.device_key)) {

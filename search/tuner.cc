@@ -24,9 +24,10 @@
 #include "measure/builder.h"
 #include "measure/retime.h"
 #include "measure/runner.h"
+#include "schedule_store/db_records.h"
+#include "schedule_store/stored_schedule.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
-#include "search/db_records.h"
 #include "search/progress.h"
 #include "search/task_probe.h"
 #include "search/task_scheduler.h"
@@ -119,7 +120,7 @@ std::string host_name() {
 
 std::optional<Schedule> parse_schedule(const std::string& json) {
   try {
-    return Schedule::from_json(nlohmann::json::parse(json), "database");
+    return schedule_store::parse_stored_schedule(json, "database");
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -130,7 +131,7 @@ std::optional<Schedule> parse_schedule(const std::string& json) {
 // database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
 void load_task_state(Task& t, db::TuningDb& store, measure::Runner& runner, const std::string& device_key) {
   const subgraphs::Subgraph& sg = *t.subgraph;
-  const db::WorkloadRecord w = workload_record(sg);
+  const db::WorkloadRecord w = schedule_store::workload_record(sg);
   t.workload_id = store.upsert_workload(w);
   for (const std::string& h : store.measured_schedule_hashes(w.key, device_key)) t.measured.insert(h);
   t.summary.trials = static_cast<int>(t.measured.size());
@@ -158,6 +159,29 @@ void load_task_state(Task& t, db::TuningDb& store, measure::Runner& runner, cons
   }
 }
 
+// The baseline's proposals, up to a batch: fresh valid samples never measured before and, with
+// params.mutate_fraction, mutations of the seeds (the best measured first); with
+// params.naive_first the naive schedule leads when it was never measured.
+void add_random_proposals(const Task& t, const SearchParams& params, scheduler::Rng& rng,
+                          std::vector<Proposal>& proposals) {
+  std::set<std::string> taken = t.measured;
+  for (const Proposal& p : proposals) taken.insert(p.schedule.hash());
+  const auto add = [&](const Schedule& s) {
+    if (taken.insert(s.hash()).second) proposals.push_back({s, std::numeric_limits<double>::quiet_NaN(), true});
+  };
+  if (params.naive_first) add(t.space->naive());
+  for (int tries = 0; static_cast<int>(proposals.size()) < params.batch && tries < 50 * params.batch; ++tries) {
+    std::optional<Schedule> s;
+    if (!t.seeds.empty() && params.mutate_fraction > 0 && rng.chance(params.mutate_fraction)) {
+      const size_t pool = rng.chance(0.5) ? std::max<size_t>(1, t.seeds.size() / 4) : t.seeds.size();
+      s = t.space->mutate(t.seeds[rng.below(static_cast<int64_t>(pool))], rng);
+    } else {
+      s = t.space->sample(rng);
+    }
+    if (s) add(*s);
+  }
+}
+
 // A round's proposals for task `t`: the heuristic first if it was never measured, then the
 // evolutionary search's picks, or fresh random samples for a random-search run (and for a
 // round whose search failed: the model or the features must not end an overnight run).
@@ -179,12 +203,7 @@ std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const c
     }
   }
   if (random_round) {
-    // The baseline: fresh valid samples, never measured before.
-    std::set<std::string> taken = t.measured;
-    for (int tries = 0; static_cast<int>(proposals.size()) < params.batch && tries < 50 * params.batch; ++tries) {
-      auto s = t.space->sample(rng);
-      if (s && taken.insert(s->hash()).second) proposals.push_back({*s, std::numeric_limits<double>::quiet_NaN(), true});
-    }
+    add_random_proposals(t, params, rng, proposals);
   } else {
     for (Proposal& p : searched) {
       if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
@@ -201,6 +220,7 @@ void count_result(Task& t, const Proposal& p, const measure::MeasureResult& r, R
   ++record.measured;
   if (r.ok()) {
     ++record.ok;
+    ++t.summary.ok_this_run;
     if (record.round_best_ns < 0 || r.median_ns < record.round_best_ns) record.round_best_ns = r.median_ns;
     if (t.summary.first_ns < 0) t.summary.first_ns = r.median_ns;
     if (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns) {
@@ -225,6 +245,331 @@ bool give_up_if_nothing_runs(Task& t, int streak) {
                       " candidates in a row failed and none ever ran; most often: " + most_common(t.failures);
   return true;
 }
+
+// The tuning database, created if missing, stamped with this build's versions.
+db::TuningDb open_database(const TuneOptions& opt) {
+  db::OpenOptions open;
+  open.mode = sqlite::OpenMode::kCreate;
+  open.versions = {opt.ktune_version, opt.halide_version};
+  return db::TuningDb::open(opt.db_path, open);
+}
+
+// Begins this run's row in the runs table, so that its measurements and its end can refer to it.
+int64_t begin_run_record(db::TuningDb& store, const TuneOptions& opt, Progress& progress) {
+  db::RunRecord run_record;
+  run_record.command = nlohmann::json(opt.command).dump();
+  run_record.host = host_name();
+  run_record.budget = opt.budget.text;
+  run_record.pid = static_cast<int64_t>(getpid());
+  // Earlier runs of this host that a signal or a power cut ended never said so.
+  if (const int killed = store.mark_killed_runs(run_record.host, process_alive)) {
+    progress.note("ktune: " + std::to_string(killed) + " earlier run" + (killed == 1 ? "" : "s") +
+                  " of this host ended without a word (killed); marked as killed");
+  }
+  return store.begin_run(run_record);
+}
+
+// The Runner's timing protocol and kernel threads, as the options ask.
+measure::RunOptions runner_options(const TuneOptions& opt) {
+  measure::RunOptions run_options;
+  run_options.threads = opt.threads;
+  run_options.timing.min_repeats = opt.min_repeats;
+  run_options.timing.min_total_ms = opt.repeat_min_ms;
+  return run_options;
+}
+
+// A round's proposals as the Builder takes them, each tagged with how it was chosen.
+std::vector<measure::Candidate> make_candidates(const Task& t, const std::vector<Proposal>& proposals) {
+  std::vector<measure::Candidate> candidates;
+  for (const Proposal& p : proposals) {
+    candidates.push_back({t.subgraph.get(), p.schedule.hash(), scheduler::make_applier(p.schedule, t.space->analysis()),
+                          p.random ? "random" : "predicted"});
+  }
+  return candidates;
+}
+
+// One call of Tuner::run: what its steps share (the database and this run's record, the
+// Runner, the cost model, the tasks still being tuned and the summary so far).
+struct TuningRun {
+  const TuneOptions& opt;
+  Progress& progress;
+  std::vector<Task>& tasks;
+  const std::atomic<int>& stop;
+  const std::chrono::steady_clock::time_point start;
+  db::TuningDb store;
+  const std::string device_key;
+  const int64_t device_id;
+  const int64_t run_id;
+  measure::Runner runner;
+  // A GPU device is this machine's: its kernels are JIT-compiled for the host plus the GPU.
+  const std::string jit_target;
+  std::unique_ptr<cost_model::CostModel> model;             // the newest learned model, if any
+  std::unique_ptr<cost_model::AnalyticalModel> analytical;  // stands in until the learned model is trained
+  int new_ok = 0;      // ok measurements since the last retraining
+  int trained_on = 0;  // samples the last retraining saw
+  TaskScheduler task_scheduler;
+  scheduler::Rng rng;
+  TuneSummary summary;
+  std::vector<size_t> active;  // tasks that still have unmeasured schedules to propose
+
+  // Opens the database, begins this run's record and makes the Runner, in that order.
+  TuningRun(const TuneOptions& o, Progress& p, std::vector<Task>& ts, const std::atomic<int>& s)
+      : opt(o),
+        progress(p),
+        tasks(ts),
+        stop(s),
+        start(std::chrono::steady_clock::now()),
+        store(open_database(o)),
+        device_key(targets::device_key(o.device)),
+        device_id(store.upsert_device(schedule_store::device_record(o.device))),
+        run_id(begin_run_record(store, o, p)),
+        runner(runner_options(o)),
+        jit_target(measure::jit_target_for(o.device.halide_target)),
+        rng(o.seed) {
+    summary.db_path = o.db_path;
+  }
+
+  // Seconds since the run began: what the time budget is measured against.
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // Each task's state from the database (measured schedules, best time, seeds), so the run continues earlier ones.
+  void load_task_states() {
+    for (Task& t : tasks) {
+      if (t.space) load_task_state(t, store, runner, device_key);  // else given up in the constructor
+    }
+  }
+
+  // References first: a subgraph whose reference cannot be computed cannot be tuned.
+  void compute_references() {
+    for (Task& t : tasks) {
+      if (!t.summary.stopped.empty()) continue;
+      progress.note("ktune: " + t.summary.name + ": computing the reference");
+      t.summary.stopped = runner.reference_error(*t.subgraph);
+    }
+  }
+
+  // The cost model: the newest stored one, or the analytical model until enough data exists.
+  void load_cost_model() {
+    try {
+      if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
+    } catch (const UserError& e) {
+      progress.note(std::string("ktune: ignoring the stored cost model: ") + e.what());
+    }
+    analytical = std::make_unique<cost_model::AnalyticalModel>(scheduler::target_info_from_device(opt.device));
+  }
+
+  // Tunes the tasks not given up before the first round, and says why the others are not tuned.
+  void choose_active_tasks() {
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (tasks[i].summary.stopped.empty()) {
+        active.push_back(i);
+      } else {
+        progress.note("ktune: " + tasks[i].summary.name + ": not tuned: " + tasks[i].summary.stopped);
+      }
+    }
+  }
+
+  // Redraws the progress display with every task's trials and best time.
+  void report_progress() {
+    std::vector<TaskLine> lines;
+    for (const Task& t : tasks) {
+      lines.push_back({t.summary.name, t.summary.trials, t.summary.best_ns, t.summary.first_ns});
+    }
+    progress.update(elapsed(), summary.trials, lines);
+  }
+
+  // False once a signal, the time budget or the trial budget has ended the run.
+  bool budget_left() const {
+    if (stop.load() != 0) return false;
+    if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) return false;
+    if (opt.budget.trials && summary.trials >= *opt.budget.trials) return false;
+    return true;
+  }
+
+  // One round of the task the scheduler picks; false when the budget leaves no time to build its next candidate.
+  bool tune_round() {
+    const size_t pick = pick_task();
+    Task& t = tasks[active[pick]];
+    const std::optional<double> last_start = last_build_start_s(t);
+    if (!last_start) return false;
+    const cost_model::CostModel& scorer = current_scorer();
+    const std::vector<Proposal> proposals = propose_within_budget(t, scorer);
+    if (proposals.empty()) {
+      // Nothing new to measure for this task (its space is exhausted, or the trial budget is).
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
+      return true;
+    }
+    RoundRecord record = build_and_measure(t, proposals, scorer, *last_start);
+    finish_round(t, record);
+    const bool given_up = give_up_if_nothing_runs(t, std::max(opt.give_up_after, 2 * opt.search.batch));
+    if (given_up) progress.note("ktune: " + t.summary.name + ": " + t.summary.stopped);
+    const bool capped = opt.trials_per_task > 0 && t.summary.trials_this_run >= opt.trials_per_task;
+    if (given_up || capped) active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
+    retrain_if_due();
+    return true;
+  }
+
+  // The position in `active` of the task that gets the next round.
+  size_t pick_task() const {
+    std::vector<TaskProgress> active_progress;
+    for (size_t i : active) active_progress.push_back(tasks[i].progress);
+    return task_scheduler.next(active_progress);
+  }
+
+  // The elapsed second after which no build of `t`'s round may start; none (noted) when the budget is too short.
+  std::optional<double> last_build_start_s(const Task& t) {
+    // A budget is a limit: no candidate starts that would not finish before it ends, and in
+    // the warm-up no task takes more than its share of what is left. A round starts builds
+    // for at most kRoundStartWindowS.
+    int waiting = 0;
+    for (size_t i : active) waiting += tasks[i].progress.rounds == 0 ? 1 : 0;
+    const std::optional<double> round_end = round_end_s(opt.budget, elapsed(), t.progress.rounds == 0 ? waiting : 0);
+    double last_start = elapsed() + kRoundStartWindowS;
+    if (round_end) {
+      if (elapsed() >= last_start_s(*round_end, typical_build_s(t))) {
+        progress.note("ktune: stopping " + std::to_string(static_cast<int>(*round_end - elapsed())) +
+                      " s early: a candidate of " + t.summary.name + " takes about " +
+                      std::to_string(static_cast<int>(typical_build_s(t) + 0.5)) + " s to build");
+        return std::nullopt;
+      }
+      last_start = std::min(last_start, last_start_s(*round_end, typical_build_s(t)));
+    }
+    return last_start;
+  }
+
+  // The model that ranks candidates: the learned one once it is trained, the analytical one before.
+  const cost_model::CostModel& current_scorer() const {
+    return model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
+  }
+
+  // Task `t`'s proposals for this round, no more than the trial budget has left.
+  std::vector<Proposal> propose_within_budget(Task& t, const cost_model::CostModel& scorer) {
+    std::vector<Proposal> proposals = propose_round(t, opt.search, scorer, rng, progress);
+    if (opt.budget.trials) {
+      const int left = *opt.budget.trials - summary.trials;
+      if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
+    }
+    if (opt.trials_per_task > 0) {
+      const int left = opt.trials_per_task - t.summary.trials_this_run;
+      if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
+    }
+    return proposals;
+  }
+
+  // Builds the round's candidates in parallel, then measures and commits each alone; returns the round's log entry.
+  RoundRecord build_and_measure(Task& t, const std::vector<Proposal>& proposals, const cost_model::CostModel& scorer,
+                                double last_start) {
+    const std::vector<measure::Candidate> candidates = make_candidates(t, proposals);
+    const measure::BuildBatch batch = build(candidates, last_start);
+    RoundRecord record = new_round_record(t, scorer);
+    for (size_t i = 0; i < batch.candidates.size(); ++i) {
+      if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
+      if (batch.candidates[i].skipped) continue;
+      const measure::MeasureResult r = measure_candidate(t, batch.candidates[i]);
+      commit_result(t, proposals[i], candidates[i].schedule_hash, r, record);
+      if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
+    }
+    return record;
+  }
+
+  // Builds `candidates` in parallel; none starts after `last_start` elapsed seconds, so the budget holds.
+  measure::BuildBatch build(const std::vector<measure::Candidate>& candidates, double last_start) const {
+    measure::BuildOptions build_options;
+    build_options.threads = opt.build_threads;
+    build_options.target = jit_target;
+    build_options.start_before = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(last_start));
+    return measure::build_candidates(candidates, build_options);
+  }
+
+  // Task `t`'s next round as logged, before any candidate is counted in it.
+  RoundRecord new_round_record(const Task& t, const cost_model::CostModel& scorer) const {
+    RoundRecord record;
+    record.task = t.summary.name;
+    record.workload_key = t.summary.workload_key;
+    record.round = t.progress.rounds + 1;
+    record.model = opt.search.random_search ? "random" : scorer.kind();
+    return record;
+  }
+
+  // Times one built candidate of task `t` alone; a new best is confirmed so one lucky timing cannot become the best.
+  measure::MeasureResult measure_candidate(Task& t, const measure::BuiltCandidate& built) {
+    measure::MeasureResult r = runner.run(built);
+    if (r.build_ms >= 0) t.build_s.push_back(r.build_ms / 1000.0);
+    if (r.ok() && (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns)) {
+      r = confirm_new_best(runner, built, std::move(r));
+    }
+    return r;
+  }
+
+  // Commits one result to the database as it arrives (a crash loses nothing), then counts and shows it.
+  void commit_result(Task& t, const Proposal& p, const std::string& schedule_hash, const measure::MeasureResult& r,
+                     RoundRecord& record) {
+    const int64_t schedule_id = store.upsert_schedule(t.workload_id, schedule_hash, p.schedule.to_json().dump());
+    db::MeasurementRecord m = schedule_store::measurement_record(r, schedule_id, device_id, run_id);
+    if (std::isfinite(p.predicted)) m.predicted = p.predicted;
+    store.record_measurement(m);  // committed here: a crash after this loses nothing
+    t.measured.insert(schedule_hash);
+    ++summary.trials;
+    count_result(t, p, r, record);
+    if (r.ok()) {
+      ++new_ok;
+      t.summary.best_ns = stored_best_ns(store, t, device_key);
+    }
+    report_progress();
+  }
+
+  // Closes task `t`'s round: the scheduler learns its new best, and the round is logged.
+  void finish_round(Task& t, RoundRecord& record) {
+    t.progress.rounds++;
+    t.progress.best_ns.push_back(t.summary.best_ns > 0 ? t.summary.best_ns : std::numeric_limits<double>::infinity());
+    record.elapsed_s = elapsed();
+    record.best_ns = t.summary.best_ns;
+    record.trials = t.summary.trials;
+    progress.round(record);
+  }
+
+  // Retrains after a tenth more data (at least kNewSamplesToRetrain samples): each
+  // retraining reads every stored schedule, so a fixed interval would grow quadratically.
+  void retrain_if_due() {
+    if (opt.train_model && new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && budget_left()) {
+      retrain();
+      new_ok = 0;
+    }
+  }
+
+  // Trains and stores a cost model on every stored measurement, so later rounds propose better candidates.
+  void retrain() {
+    std::map<std::string, const cost_model::FeatureExtractor*> extractors;
+    for (const Task& t : tasks) {
+      if (t.features) extractors[t.summary.workload_key] = t.features.get();
+    }
+    try {
+      const cost_model::Dataset data = cost_model::load_dataset(store, device_key, [&](const db::WorkloadRecord& w) {
+        auto it = extractors.find(w.key);
+        return it == extractors.end() ? nullptr : it->second;
+      });
+      trained_on = static_cast<int>(data.samples.size());
+      if (static_cast<int>(data.samples.size()) < kMinSamplesToTrain) return;
+      cost_model::train_and_store(store, device_key, data, {}, opt.seed);
+      if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
+    } catch (const std::exception& e) {
+      progress.note(std::string("ktune: cost model not retrained: ") + e.what());
+    }
+  }
+
+  // Ends the run's record as completed or interrupted, and sums the run up for the caller.
+  TuneSummary finish() {
+    measure::wait_for_late_builds(60000);
+    summary.interrupted = stop.load() != 0;
+    summary.elapsed_s = elapsed();
+    store.end_run(run_id, summary.interrupted ? db::RunStatus::kInterrupted : db::RunStatus::kCompleted);
+    for (const Task& t : tasks) summary.tasks.push_back(t.summary);
+    return std::move(summary);
+  }
+};
 
 }  // namespace
 
@@ -259,204 +604,16 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
 Tuner::~Tuner() = default;
 
 TuneSummary Tuner::run(const std::atomic<int>& stop) {
-  State& st = *state_;
-  const TuneOptions& opt = st.options;
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-
-  db::OpenOptions open;
-  open.mode = sqlite::OpenMode::kCreate;
-  open.versions = {opt.ktune_version, opt.halide_version};
-  db::TuningDb store = db::TuningDb::open(opt.db_path, open);
-  const std::string device_key = targets::device_key(opt.device);
-  const int64_t device_id = store.upsert_device(device_record(opt.device));
-  db::RunRecord run_record;
-  run_record.command = nlohmann::json(opt.command).dump();
-  run_record.host = host_name();
-  run_record.budget = opt.budget.text;
-  run_record.pid = static_cast<int64_t>(getpid());
-  // Earlier runs of this host that a signal or a power cut ended never said so.
-  if (const int killed = store.mark_killed_runs(run_record.host, process_alive)) {
-    st.progress.note("ktune: " + std::to_string(killed) + " earlier run" + (killed == 1 ? "" : "s") +
-                     " of this host ended without a word (killed); marked as killed");
+  TuningRun tuning(state_->options, state_->progress, state_->tasks, stop);
+  tuning.load_task_states();
+  tuning.compute_references();
+  tuning.load_cost_model();
+  tuning.choose_active_tasks();
+  tuning.report_progress();
+  while (tuning.budget_left() && !tuning.active.empty()) {
+    if (!tuning.tune_round()) break;
   }
-  const int64_t run_id = store.begin_run(run_record);
-
-  measure::RunOptions run_options;
-  run_options.threads = opt.threads;
-  run_options.timing.min_repeats = opt.min_repeats;
-  run_options.timing.min_total_ms = opt.repeat_min_ms;
-  measure::Runner runner(run_options);
-  // A GPU device is this machine's: its kernels are JIT-compiled for the host plus the GPU.
-  const std::string jit_target = measure::jit_target_for(opt.device.halide_target);
-
-  // Each task's state from the database: measured schedules, best time, seeds.
-  for (Task& t : st.tasks) {
-    if (t.space) load_task_state(t, store, runner, device_key);  // else given up in the constructor
-  }
-
-  // References first: a subgraph whose reference cannot be computed cannot be tuned.
-  for (Task& t : st.tasks) {
-    if (!t.summary.stopped.empty()) continue;
-    st.progress.note("ktune: " + t.summary.name + ": computing the reference");
-    t.summary.stopped = runner.reference_error(*t.subgraph);
-  }
-
-  // The cost model: the newest stored one, or the analytical model until enough data exists.
-  std::unique_ptr<cost_model::CostModel> model;
-  try {
-    if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
-  } catch (const UserError& e) {
-    st.progress.note(std::string("ktune: ignoring the stored cost model: ") + e.what());
-  }
-  auto analytical = std::make_unique<cost_model::AnalyticalModel>(scheduler::target_info_from_device(opt.device));
-  int new_ok = 0;      // ok measurements since the last retraining
-  int trained_on = 0;  // samples the last retraining saw
-  auto retrain = [&] {
-    std::map<std::string, const cost_model::FeatureExtractor*> extractors;
-    for (const Task& t : st.tasks) {
-      if (t.features) extractors[t.summary.workload_key] = t.features.get();
-    }
-    try {
-      const cost_model::Dataset data = cost_model::load_dataset(store, device_key, [&](const db::WorkloadRecord& w) {
-        auto it = extractors.find(w.key);
-        return it == extractors.end() ? nullptr : it->second;
-      });
-      trained_on = static_cast<int>(data.samples.size());
-      if (static_cast<int>(data.samples.size()) < kMinSamplesToTrain) return;
-      cost_model::train_and_store(store, device_key, data, {}, opt.seed);
-      if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
-    } catch (const std::exception& e) {
-      st.progress.note(std::string("ktune: cost model not retrained: ") + e.what());
-    }
-  };
-
-  TaskScheduler scheduler;
-  scheduler::Rng rng(opt.seed);
-  TuneSummary summary;
-  summary.db_path = opt.db_path;
-  // Tasks that still have unmeasured schedules to propose.
-  std::vector<size_t> active;
-  for (size_t i = 0; i < st.tasks.size(); ++i) {
-    if (st.tasks[i].summary.stopped.empty()) {
-      active.push_back(i);
-    } else {
-      st.progress.note("ktune: " + st.tasks[i].summary.name + ": not tuned: " + st.tasks[i].summary.stopped);
-    }
-  }
-  auto lines = [&] {
-    std::vector<TaskLine> out;
-    for (const Task& t : st.tasks) out.push_back({t.summary.name, t.summary.trials, t.summary.best_ns, t.summary.first_ns});
-    return out;
-  };
-  auto budget_left = [&] {
-    if (stop.load() != 0) return false;
-    if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) return false;
-    if (opt.budget.trials && summary.trials >= *opt.budget.trials) return false;
-    return true;
-  };
-  st.progress.update(elapsed(), 0, lines());
-
-  while (budget_left() && !active.empty()) {
-    std::vector<TaskProgress> progress;
-    for (size_t i : active) progress.push_back(st.tasks[i].progress);
-    const size_t pick = scheduler.next(progress);
-    const size_t ti = active[pick];
-    Task& t = st.tasks[ti];
-    // A budget is a limit: no candidate starts that would not finish before it ends, and in
-    // the warm-up no task takes more than its share of what is left. A round starts builds
-    // for at most kRoundStartWindowS.
-    int waiting = 0;
-    for (size_t i : active) waiting += st.tasks[i].progress.rounds == 0 ? 1 : 0;
-    const std::optional<double> round_end = round_end_s(opt.budget, elapsed(), t.progress.rounds == 0 ? waiting : 0);
-    double last_start = elapsed() + kRoundStartWindowS;
-    if (round_end) {
-      if (elapsed() >= last_start_s(*round_end, typical_build_s(t))) {
-        st.progress.note("ktune: stopping " + std::to_string(static_cast<int>(*round_end - elapsed())) +
-                         " s early: a candidate of " + t.summary.name + " takes about " +
-                         std::to_string(static_cast<int>(typical_build_s(t) + 0.5)) + " s to build");
-        break;
-      }
-      last_start = std::min(last_start, last_start_s(*round_end, typical_build_s(t)));
-    }
-    const cost_model::CostModel& scorer = model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
-
-    std::vector<Proposal> proposals = propose_round(t, opt.search, scorer, rng, st.progress);
-    if (opt.budget.trials) {
-      const int left = *opt.budget.trials - summary.trials;
-      if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
-    }
-    if (proposals.empty()) {
-      // Nothing new to measure for this task (its space is exhausted, or the trial budget is).
-      active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
-      continue;
-    }
-
-    std::vector<measure::Candidate> candidates;
-    for (const Proposal& p : proposals) {
-      candidates.push_back({t.subgraph.get(), p.schedule.hash(), scheduler::make_applier(p.schedule, t.space->analysis()),
-                            p.random ? "random" : "predicted"});
-    }
-    measure::BuildOptions build_options;
-    build_options.threads = 0;
-    build_options.target = jit_target;
-    build_options.start_before = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                             std::chrono::duration<double>(last_start));
-    const measure::BuildBatch batch = measure::build_candidates(candidates, build_options);
-
-    RoundRecord record;
-    record.task = t.summary.name;
-    record.workload_key = t.summary.workload_key;
-    record.round = t.progress.rounds + 1;
-    record.model = opt.search.random_search ? "random" : scorer.kind();
-    for (size_t i = 0; i < batch.candidates.size(); ++i) {
-      if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
-      if (batch.candidates[i].skipped) continue;
-      measure::MeasureResult r = runner.run(batch.candidates[i]);
-      if (r.build_ms >= 0) t.build_s.push_back(r.build_ms / 1000.0);
-      if (r.ok() && (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns)) {
-        r = confirm_new_best(runner, batch.candidates[i], std::move(r));
-      }
-      const Proposal& p = proposals[i];
-      const int64_t schedule_id =
-          store.upsert_schedule(t.workload_id, candidates[i].schedule_hash, p.schedule.to_json().dump());
-      db::MeasurementRecord m = measurement_record(r, schedule_id, device_id, run_id);
-      if (std::isfinite(p.predicted)) m.predicted = p.predicted;
-      store.record_measurement(m);  // committed here: a crash after this loses nothing
-      t.measured.insert(candidates[i].schedule_hash);
-      ++summary.trials;
-      count_result(t, p, r, record);
-      if (r.ok()) {
-        ++new_ok;
-        t.summary.best_ns = stored_best_ns(store, t, device_key);
-      }
-      st.progress.update(elapsed(), summary.trials, lines());
-      if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
-    }
-    t.progress.rounds++;
-    t.progress.best_ns.push_back(t.summary.best_ns > 0 ? t.summary.best_ns : std::numeric_limits<double>::infinity());
-    record.elapsed_s = elapsed();
-    record.best_ns = t.summary.best_ns;
-    record.trials = t.summary.trials;
-    st.progress.round(record);
-    if (give_up_if_nothing_runs(t, std::max(opt.give_up_after, 2 * opt.search.batch))) {
-      st.progress.note("ktune: " + t.summary.name + ": " + t.summary.stopped);
-      active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
-    }
-    // Retrain after a tenth more data (at least kNewSamplesToRetrain samples): each
-    // retraining reads every stored schedule, so a fixed interval would grow quadratically.
-    if (new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && budget_left()) {
-      retrain();
-      new_ok = 0;
-    }
-  }
-
-  measure::wait_for_late_builds(60000);
-  summary.interrupted = stop.load() != 0;
-  summary.elapsed_s = elapsed();
-  store.end_run(run_id, summary.interrupted ? db::RunStatus::kInterrupted : db::RunStatus::kCompleted);
-  for (const Task& t : st.tasks) summary.tasks.push_back(t.summary);
-  return summary;
+  return tuning.finish();
 }
 
 }  // namespace ktune::search

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "common/halide_version.h"
+#include "common/version.h"
 #include "search/budget.h"
 #include "search/evolutionary_search.h"
 #include "targets/device.h"
@@ -38,9 +40,12 @@ struct TuneOptions {
   // a row (at least two rounds' worth), and its budget goes to the others.
   int give_up_after = 16;
   int min_repeats = 5;                 // timing protocol: minimum timed runs per candidate
+  int trials_per_task = 0;             // a subgraph leaves the run after this many trials of it; 0: no cap
+  bool train_model = true;             // retrain the cost model as measurements arrive (sampling runs do not)
+  int build_threads = 0;               // concurrent compiles; 0 = every core
   std::vector<std::string> command;    // the command line, for the runs table
-  std::string ktune_version;           // stamped on every row
-  std::string halide_version;          // stamped on every row
+  std::string ktune_version = ::ktune::ktune_version();  // stamped on every row (tests stamp others)
+  std::string halide_version = kHalideVersion;           // stamped on every row
 };
 
 // One subgraph at the end of a run.
@@ -49,6 +54,7 @@ struct TaskSummary {
   std::string workload_key;
   int trials = 0;             // schedules measured on this device, all runs
   int trials_this_run = 0;    // of which in this run
+  int ok_this_run = 0;        // of those, measured ok
   double best_ns = -1;        // best median; -1 when nothing measured ok
   double first_ns = -1;       // first median this run measured; -1 when none
   double heuristic_ns = -1;   // the heuristic schedule's median; -1 when not measured

@@ -3,11 +3,11 @@
 // child ever executes a candidate's pipeline.
 #pragma once
 
-#include "measure/internal/compiled_kernel.h"
+#include "measure/compiled_kernel.h"
 #include "measure/internal/jit_runtime.h"
-#include "measure/workload_data.h"
 #include "measure/measure_result.h"
 #include "measure/timing_protocol.h"
+#include "measure/workload_data.h"
 
 namespace ktune::measure::internal {
 

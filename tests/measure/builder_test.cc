@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "common/error.h"
-#include "measure/internal/compiled_kernel.h"
+#include "measure/compiled_kernel.h"
 #include "subgraphs/built_pipeline.h"
 #include "targets/host_target.h"
 #include "tests/measure/test_subgraphs.h"

@@ -9,14 +9,14 @@
 #include <exception>
 #include <string>
 
+#include "common/halide_version.h"
+#include "schedule_store/db_records.h"
 #include "scheduler/space.h"
 #include "scheduler/target_info.h"
-#include "search/db_records.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "tuning_db/tuning_db.h"
-#include "common/halide_version.h"
 
 int main(int argc, char** argv) {
   if (argc < 5) {
@@ -29,12 +29,12 @@ int main(int argc, char** argv) {
     options.versions = {KTUNE_VERSION, ktune::kHalideVersion};
     tuning_db::TuningDb db = tuning_db::TuningDb::open(argv[1], options);
     const targets::Device host = targets::detect_host_device();
-    const int64_t device_id = db.upsert_device(search::device_record(host));
+    const int64_t device_id = db.upsert_device(schedule_store::device_record(host));
     for (int i = 4; i < argc; ++i) {
       const auto sg = subgraphs::load_spec_subgraph(argv[i]);
       const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
       const scheduler::Schedule schedule = space.naive();
-      const int64_t workload_id = db.upsert_workload(search::workload_record(*sg));
+      const int64_t workload_id = db.upsert_workload(schedule_store::workload_record(*sg));
       tuning_db::MeasurementRecord m;
       m.schedule_id = db.upsert_schedule(workload_id, schedule.hash(), schedule.to_json().dump());
       m.device_id = device_id;

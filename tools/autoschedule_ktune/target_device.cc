@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "schedule_store/stored_database.h"
 #include "targets/device_lookup.h"
 #include "targets/host_detect.h"
 #include "targets/host_target.h"
@@ -41,12 +42,8 @@ bool same_machine(const Halide::Target& target, const Halide::Target& host) {
 DeviceChoice choose_device(const Halide::Target& target, const std::string& device_key, tuning_db::TuningDb& db) {
   DeviceChoice choice;
   if (!device_key.empty()) {
-    const targets::StoredDescription stored = [&db](const std::string& key) -> std::optional<std::string> {
-      const auto record = db.find_device(key);
-      return record ? std::optional<std::string>(record->description) : std::nullopt;
-    };
     try {
-      choice.device = targets::resolve_device(device_key, stored, "KTUNE_DEVICE");
+      choice.device = targets::resolve_device(device_key, schedule_store::stored_description_in(db), "KTUNE_DEVICE");
     } catch (const UserError& e) {
       choice.reason = "KTUNE_DEVICE=" + device_key + " is not a device of " + db.path() + " (" + e.what() + ")";
       return choice;

@@ -1,9 +1,6 @@
 #include "tools/autoschedule_ktune/tuned_schedule.h"
 
-#include "common/halide_version.h"
-
 #include <Halide.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +8,8 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "schedule_store/stored_database.h"
+#include "schedule_store/stored_schedule.h"
 #include "scheduler/analysis.h"
 #include "scheduler/apply.h"
 #include "scheduler/schedule.h"
@@ -83,16 +82,13 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
   }
   std::optional<tuning_db::TuningDb> db;
   try {
-    tuning_db::OpenOptions open;
-    open.mode = sqlite::OpenMode::kReadOnly;
-    open.versions = {KTUNE_VERSION, kHalideVersion};
-    db.emplace(tuning_db::TuningDb::open(config.db, open));
+    db.emplace(schedule_store::open_tuning_db(config.db, sqlite::OpenMode::kReadOnly));
   } catch (const std::exception& e) {
     r.reason = "cannot read KTUNE_DB=" + config.db + ": " + e.what();
     return r;
   }
 
-  std::optional<tuning_db::BestEntry> best;
+  schedule_store::StoredLookup found;
   DeviceChoice device;
   try {
     device = choose_device(target, config.device, *db);
@@ -101,60 +97,60 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
       return r;
     }
     r.device_key = device.key;
-    best = db->best(r.workload_key, device.key);
+    found = schedule_store::find_stored_best(*db, r.workload_key, device.key);
   } catch (const std::exception& e) {
     r.reason = "cannot read KTUNE_DB=" + config.db + ": " + e.what();
     return r;
   }
-  if (!best) {
-    r.untuned = true;
-    r.reason = "no tuned schedule for " + name + " (workload " + r.workload_key + ", " + r.shapes + ") on device " +
-               device.key + " in " + config.db;
+  if (!found.stored) {
+    r.untuned = !db->best(r.workload_key, device.key).has_value();
+    r.reason = r.untuned ? "no tuned schedule for " + name + " (workload " + r.workload_key + ", " + r.shapes +
+                               ") on device " + device.key + " in " + config.db
+                         : found.reason;
     return r;
   }
-  if (best->stale) {
+  const tuning_db::BestEntry& best = found.stored->entry;
+  if (best.stale) {
     std::fprintf(stderr, "ktune: warning: the schedule of %s was measured by another ktune or Halide version (%s, Halide %s)\n",
-                 name.c_str(), best->measurement.ktune_version.c_str(), best->measurement.halide_version.c_str());
+                 name.c_str(), best.measurement.ktune_version.c_str(), best.measurement.halide_version.c_str());
   }
 
   // Apply to a copy first and lower it, so a schedule Halide rejects leaves the Generator's
   // pipeline untouched for the fallback.
-  scheduler::Schedule schedule;
   scheduler::Analysis analysis;
   try {
-    schedule = scheduler::Schedule::from_json(nlohmann::json::parse(best->schedule_json),
-                                              config.db + " (schedule " + best->schedule_hash + ")");
     const scheduler::TargetInfo info =
         device.device ? scheduler::target_info_from_device(*device.device) : scheduler::TargetInfo{};
     analysis = scheduler::analyze(*sg, info);
   } catch (const std::exception& e) {
-    r.reason = "the stored schedule " + best->schedule_hash + " cannot be read: " + e.what();
+    r.reason = "the stored schedule " + best.schedule_hash + " cannot be read: " + e.what();
     return r;
   }
-  const scheduler::ApplyResult trial = scheduler::apply(schedule, *sg, analysis);
-  std::optional<std::string> rejected = scheduler::lower(trial, target.to_string());
-  if (rejected) {
-    r.reason = "the stored schedule " + best->schedule_hash + " no longer applies: " + *rejected;
+  const schedule_store::LoweredSchedule trial =
+      schedule_store::lower_stored(found.stored->schedule, *sg, analysis, target.to_string());
+  if (!trial.ok()) {
+    r.reason = "the stored schedule " + best.schedule_hash + " " + trial.problem;
     return r;
   }
+  const scheduler::Schedule& schedule = found.stored->schedule;
   auto built = std::make_shared<subgraphs::BuiltPipeline>(subgraphs::built_from_pipeline(pipeline));
   const scheduler::ApplyResult applied = scheduler::apply_to(schedule, built, analysis, name);
   if (!applied.ok) {
-    r.reason = "the stored schedule " + best->schedule_hash + " no longer applies: " + applied.error;
+    r.reason = "the stored schedule " + best.schedule_hash + " no longer applies: " + applied.error;
     return r;
   }
 
-  const double median = best->measurement.median_ns.value_or(-1);
+  const double median = best.measurement.median_ns.value_or(-1);
   std::ostringstream os;
-  os << "// ktune: tuned schedule " << best->schedule_hash << " for " << name << "\n"
+  os << "// ktune: tuned schedule " << best.schedule_hash << " for " << name << "\n"
      << "//   workload key " << r.workload_key << " (" << r.shapes << ")\n"
      << "//   device " << device.key << (device.device ? " (" + device.device->halide_target + ")" : "") << "\n"
-     << "//   measured median " << static_cast<int64_t>(median) << " ns, the best of " << best->candidates
-     << (best->candidates == 1 ? " schedule" : " schedules") << " measured; database " << config.db << "\n"
+     << "//   measured median " << static_cast<int64_t>(median) << " ns, the best of " << best.candidates
+     << (best.candidates == 1 ? " schedule" : " schedules") << " measured; database " << config.db << "\n"
      << func_bindings(*built) << applied.source;
   r.applied = true;
   r.source = os.str();
-  r.schedule_hash = best->schedule_hash;
+  r.schedule_hash = best.schedule_hash;
   r.median_ns = median;
   return r;
 }

@@ -20,16 +20,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_run.h"
+#include "bench/bench_table.h"
 #include "common/error.h"
-#include "search/db_records.h"
+#include "schedule_store/db_records.h"
+#include "schedule_store/stored_database.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
-#include "tools/bench/bench_run.h"
-#include "tools/bench/bench_table.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
-#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -160,10 +160,9 @@ int run_bench_command(const BenchCliOptions& opt) {
   std::vector<const subgraphs::Subgraph*> subgraphs;
   for (const auto& sg : owned) subgraphs.push_back(sg.get());
 
-  tuning_db::OpenOptions open;
-  open.versions = {KTUNE_VERSION, kHalideVersion};
-  tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
-  check_pages_if_small(db);  // ktune's schedules come from it
+  // ktune's schedules come from it: its pages are checked first.
+  tuning_db::TuningDb db =
+      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kCreate, schedule_store::PageCheck::kIfSmall);
 
   bench::BenchOptions options;
   options.threads = opt.threads;
@@ -186,10 +185,10 @@ int run_bench_command(const BenchCliOptions& opt) {
   };
   progress("bench " + uuid + " on " + targets::describe(host));
   progress(std::string("OMP_WAIT_POLICY=") + std::getenv("OMP_WAIT_POLICY") + " for oneDNN's OpenMP threads");
-  db.upsert_device(search::device_record(host));
+  db.upsert_device(schedule_store::device_record(host));
   auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
     const auto* sg = subgraphs[&s - report.subgraphs.data()];
-    db.upsert_workload(search::workload_record(*sg));
+    db.upsert_workload(schedule_store::workload_record(*sg));
     tuning_db::BenchResultRecord base;
     base.bench_uuid = uuid;
     base.workload_key = s.workload_key;

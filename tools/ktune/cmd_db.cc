@@ -18,8 +18,8 @@
 
 #include "common/duration_text.h"
 #include "common/error.h"
+#include "schedule_store/stored_database.h"
 #include "tools/ktune/commands.h"
-#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -44,7 +44,7 @@ struct DbOptions {
 };
 
 TuningDb open_db(const DbOptions& o, sqlite::OpenMode mode) {
-  return TuningDb::open(o.db, {mode, {KTUNE_VERSION, kHalideVersion}, sqlite::kDefaultBusyTimeoutMs});
+  return schedule_store::open_tuning_db(o.db, mode);
 }
 
 void print(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
@@ -207,8 +207,7 @@ int run_best(const DbOptions& o) {
   if (o.top < 1)
     throw UserError(
         format_user_error("--top", "", "expected at least 1, found " + std::to_string(o.top)));
-  TuningDb db = open_db(o, sqlite::OpenMode::kReadOnly);
-  check_pages_if_small(db);
+  TuningDb db = schedule_store::open_tuning_db(o.db, sqlite::OpenMode::kReadOnly, schedule_store::PageCheck::kIfSmall);
   std::vector<tuning_db::WorkloadRecord> workloads;
   if (!o.workload.empty()) {
     workloads = db.find_workloads(o.workload);

@@ -14,11 +14,12 @@
 
 #include "common/duration_text.h"
 #include "common/error.h"
+#include "common/version.h"
+#include "schedule_store/stored_database.h"
 #include "search/revalidate.h"
 #include "targets/host_detect.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
-#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -84,12 +85,11 @@ void print_text(const search::WorkloadRecheck& w) {
 }
 
 int run_revalidate(const RevalidateCliOptions& o) {
-  if (o.device != "host" && o.device != resolve_device_key("host")) {
+  if (o.device != "host" && o.device != targets::resolve_device_key("host")) {
     throw UserError("db revalidate: --device: only this machine's measurements can be taken again (host, " +
-                    resolve_device_key("host") + "); found \"" + o.device + "\"");
+                    targets::resolve_device_key("host") + "); found \"" + o.device + "\"");
   }
-  tuning_db::TuningDb db = tuning_db::TuningDb::open(o.db, {sqlite::OpenMode::kReadWrite, {KTUNE_VERSION, kHalideVersion},
-                                                           sqlite::kDefaultBusyTimeoutMs});
+  tuning_db::TuningDb db = schedule_store::open_tuning_db(o.db, sqlite::OpenMode::kReadWrite);
   search::RevalidateOptions options;
   options.schedules_per_workload = o.top;
   options.all = o.all;
@@ -112,7 +112,7 @@ int run_revalidate(const RevalidateCliOptions& o) {
     std::cout << all.dump(2) << "\n";
   } else if (rechecked.empty()) {
     std::printf("nothing to revalidate: every best on this machine was measured by ktune %s with Halide %s%s\n",
-                KTUNE_VERSION, kHalideVersion, o.all ? "" : " (--all measures them again anyway)");
+                ktune_version(), kHalideVersion, o.all ? "" : " (--all measures them again anyway)");
   }
   return every_best_left ? kExitOk : kExitFailure;
 }

@@ -21,10 +21,10 @@
 #include "cost_model/evaluation.h"
 #include "cost_model/features.h"
 #include "cost_model/model_store.h"
+#include "schedule_store/db_records.h"
+#include "schedule_store/stored_database.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
-#include "search/db_records.h"
-#include "tools/ktune/workload_records.h"
 
 namespace ktune::cli {
 namespace {
@@ -84,12 +84,12 @@ struct LoadedData {
 
 LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
   LoadedData d;
-  d.device_key = resolve_device_key(o.device);
-  const scheduler::TargetInfo target = target_of(db, d.device_key);
+  d.device_key = targets::resolve_device_key(o.device);
+  const scheduler::TargetInfo target = schedule_store::target_of(db, d.device_key);
   d.data = cost_model::load_dataset(db, d.device_key, [&](const tuning_db::WorkloadRecord& w) -> const cost_model::FeatureExtractor* {
     auto it = d.extractors.find(w.key);
     if (it != d.extractors.end()) return it->second.get();
-    const auto sg = search::subgraph_from_record(w);
+    const auto sg = schedule_store::subgraph_from_record(w);
     std::unique_ptr<cost_model::FeatureExtractor> ex;
     if (sg) ex = std::make_unique<cost_model::FeatureExtractor>(scheduler::analyze(*sg, target));
     return d.extractors.emplace(w.key, std::move(ex)).first->second.get();
@@ -140,11 +140,8 @@ std::map<std::string, std::string> workload_names(tuning_db::TuningDb& db, const
 
 tuning_db::TuningDb open_db(const ModelOptions& o) {
   if (o.db.empty()) throw UserError("model: --db FILE is required");
-  tuning_db::OpenOptions options;
-  options.versions = {KTUNE_VERSION, kHalideVersion};
-  tuning_db::TuningDb db = tuning_db::TuningDb::open(o.db, options);
-  check_pages_if_small(db);  // no model trained on a damaged file
-  return db;
+  // No model trained on a damaged file.
+  return schedule_store::open_tuning_db(o.db, sqlite::OpenMode::kCreate, schedule_store::PageCheck::kIfSmall);
 }
 
 int run_train(const ModelOptions& o) {

@@ -12,14 +12,15 @@
 #include <memory>
 
 #include "common/error.h"
+#include "schedule_store/db_records.h"
+#include "schedule_store/stored_database.h"
+#include "schedule_store/stored_schedule.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
-#include "search/db_records.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "tools/ktune/commands.h"
-#include "tools/ktune/workload_records.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -50,15 +51,12 @@ std::string cmake_quote(const std::string& text) {
 int run_query(const QueryOptions& opt) {
   if (opt.db.empty()) throw UserError("query: --db FILE is required");
   if (opt.workload.empty()) throw UserError("query: --workload NAME|KEY|SPEC is required");
-  if (!std::filesystem::exists(opt.db)) throw UserError(format_user_error(opt.db, "", "no such database"));
-  tuning_db::OpenOptions open;
-  open.mode = sqlite::OpenMode::kReadOnly;
-  open.versions = {KTUNE_VERSION, kHalideVersion};
-  tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
-  check_pages_if_small(db);  // no answer from a damaged file
+  // No answer from a damaged file.
+  tuning_db::TuningDb db =
+      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kReadOnly, schedule_store::PageCheck::kIfSmall);
 
   // The device: "host" or a stored key.
-  const std::string device_key = resolve_device_key(opt.device);
+  const std::string device_key = targets::resolve_device_key(opt.device);
   const auto device = db.find_device(device_key);
 
   // The workload: a spec file, or a name or key.
@@ -134,13 +132,12 @@ int run_query(const QueryOptions& opt) {
   }
   // Halide source: apply the schedule to the algorithm, printing it in the same pass.
   std::unique_ptr<subgraphs::Subgraph> sg =
-      spec_path.empty() ? search::subgraph_from_record(w) : subgraphs::load_spec_subgraph(spec_path);
+      spec_path.empty() ? schedule_store::subgraph_from_record(w) : subgraphs::load_spec_subgraph(spec_path);
   if (!sg) throw UserError("query: cannot rebuild workload " + w.name + " from the database; pass its spec file");
   // The device has a best schedule, so it is in the database.
-  const scheduler::Space space(scheduler::analyze(*sg, target_of(db, device_key)));
-  const scheduler::Schedule schedule =
-      scheduler::Schedule::from_json(nlohmann::json::parse(best->schedule_json), opt.db + " (schedule " + best->schedule_hash + ")");
-  const scheduler::ApplyResult applied = scheduler::apply(schedule, *sg, space.analysis());
+  const scheduler::Space space(scheduler::analyze(*sg, schedule_store::target_of(db, device_key)));
+  const schedule_store::StoredSchedule stored = schedule_store::stored_schedule_of(*best, opt.db);
+  const scheduler::ApplyResult applied = scheduler::apply(stored.schedule, *sg, space.analysis());
   if (!applied.ok) throw std::runtime_error("the stored schedule no longer applies: " + applied.error);
   std::printf("// %s: measured median %.0f ns on device %s (%lld schedules measured)\n%s", w.name.c_str(), median,
               device_key.c_str(), static_cast<long long>(best->candidates), applied.source.c_str());

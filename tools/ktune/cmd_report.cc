@@ -16,12 +16,13 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/version.h"
+#include "report/report_data.h"
+#include "report/report_html.h"
+#include "schedule_store/stored_database.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "tools/ktune/commands.h"
-#include "tools/ktune/workload_records.h"
-#include "tools/ktune/report/report_data.h"
-#include "tools/ktune/report/report_html.h"
 #include "tuning_db/tuning_db.h"
 
 namespace ktune::cli {
@@ -59,18 +60,15 @@ void write_atomically(const std::string& path, const std::string& text) {
 int run_report(const ReportOptions& opt) {
   if (opt.db.empty()) throw UserError("report: --db FILE is required");
   if (opt.out.empty()) throw UserError("report: --out FILE must not be empty");
-  if (!std::filesystem::exists(opt.db)) throw UserError(format_user_error(opt.db, "", "no such database"));
-  tuning_db::OpenOptions open;
-  open.mode = sqlite::OpenMode::kReadOnly;
-  open.versions = {KTUNE_VERSION, kHalideVersion};
-  tuning_db::TuningDb db = tuning_db::TuningDb::open(opt.db, open);
-  check_pages_if_small(db);  // no report drawn from a damaged file
+  // No report drawn from a damaged file.
+  tuning_db::TuningDb db =
+      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kReadOnly, schedule_store::PageCheck::kIfSmall);
 
   report::ReportFilter filter;
   filter.workload = opt.workload;
   filter.device = opt.device == "host" ? targets::device_key(targets::detect_host_device()) : opt.device;
   const report::ReportData data = report::collect_report(db, filter);
-  const std::string html = report::render_report_html(data, KTUNE_VERSION);
+  const std::string html = report::render_report_html(data, ktune_version());
   write_atomically(opt.out, html);
 
   std::set<std::string> workloads;

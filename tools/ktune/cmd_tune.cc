@@ -1,6 +1,6 @@
 // `ktune tune SPEC... [--generator LIB:NAME ...] --db F [--device host|cuda|h100 ...] [--target host|cuda]
 //  (--budget 8h | --trials N) [--threads N] [--seed S] [--resume] [--log FILE]`: the tuning run,
-// on the host CPU or on a GPU of this machine (tools/ktune/tuning_device.h). Every measurement is
+// on the host CPU or on a GPU of this machine (targets/tuning_device.h). Every measurement is
 // committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
 // stops after the current candidate, commits and prints the summary (exit 0); a second
 // Ctrl-C exits at once (the database stays consistent).
@@ -21,7 +21,7 @@
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device_lookup.h"
-#include "tools/ktune/tuning_device.h"
+#include "targets/tuning_device.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
@@ -93,7 +93,7 @@ int run_tune(const TuneCliOptions& opt) {
   }
   search::TuneOptions o;
   o.db_path = opt.db;
-  o.device = tuning_device(opt.device, opt.target);
+  o.device = targets::tuning_device(opt.device, opt.target);
   if (!opt.budget.empty()) o.budget.seconds = search::parse_duration_seconds(opt.budget, "--budget");
   if (opt.trials > 0) o.budget.trials = opt.trials;
   o.budget.text = !opt.budget.empty() ? opt.budget : std::to_string(opt.trials) + " trials";
@@ -103,8 +103,6 @@ int run_tune(const TuneCliOptions& opt) {
   o.repeat_min_ms = opt.repeat_min_ms;
   o.min_repeats = opt.min_repeats;
   o.command = opt.argv;
-  o.ktune_version = KTUNE_VERSION;
-  o.halide_version = kHalideVersion;
 
   std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/version.h"
 #include "tools/ktune/commands.h"
 
 namespace {
@@ -90,7 +91,7 @@ int report_filesystem_error(const std::filesystem::filesystem_error& e) {
 int main(int argc, char** argv) {
   CLI::App app{"ktune: a kernel autotuner for fused Halide subgraphs"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("ktune ") + KTUNE_VERSION);
+  app.set_version_flag("--version", std::string("ktune ") + ktune::ktune_version());
 
   std::vector<std::pair<CLI::App*, ktune::cli::CommandRunner>> runners;
   for (const CommandEntry& entry : command_table()) {

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "search/db_records.h"
+#include "schedule_store/db_records.h"
 #include "targets/host_detect.h"
 #include "tuning_db/tuning_db.h"
 
@@ -65,7 +65,7 @@ TEST_F(ChooseDevice, KtuneDeviceNamesAStoredDeviceWhateverTheTarget) {
   targets::Device other = targets::detect_host_device();
   other.cores += 7;
   other.halide_target = "arm-64-linux";
-  db.upsert_device(search::device_record(other));
+  db.upsert_device(schedule_store::device_record(other));
   const DeviceChoice c = choose_device(Target("arm-64-linux"), targets::device_key(other), db);
   EXPECT_EQ(c.key, targets::device_key(other));
   ASSERT_TRUE(c.device.has_value());

@@ -14,7 +14,7 @@
 
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
-#include "search/db_records.h"
+#include "schedule_store/db_records.h"
 #include "subgraphs/generator_loader.h"
 #include "targets/host_detect.h"
 #include "tools/autoschedule_ktune/ktune_autoscheduler.h"
@@ -96,8 +96,8 @@ class TunedSchedule : public ::testing::Test {
     open.versions = {KTUNE_VERSION, ktune::kHalideVersion};  // what the plugin runs as: the rows are not stale
     tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path_, open);
     tuning_db::MeasurementRecord m;
-    m.device_id = db.upsert_device(search::device_record(targets::detect_host_device()));
-    m.schedule_id = db.upsert_schedule(db.upsert_workload(search::workload_record(sg)), schedule.hash(),
+    m.device_id = db.upsert_device(schedule_store::device_record(targets::detect_host_device()));
+    m.schedule_id = db.upsert_schedule(db.upsert_workload(schedule_store::workload_record(sg)), schedule.hash(),
                                        schedule.to_json().dump());
     m.median_ns = 12345;
     m.spread_ns = 10;

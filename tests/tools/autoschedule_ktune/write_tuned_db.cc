@@ -10,15 +10,15 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/halide_version.h"
 #include "measure/builder.h"
 #include "measure/runner.h"
+#include "schedule_store/db_records.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
-#include "search/db_records.h"
 #include "subgraphs/generator_loader.h"
 #include "targets/host_detect.h"
 #include "tuning_db/tuning_db.h"
-#include "common/halide_version.h"
 
 int main(int argc, char** argv) {
   using namespace ktune;
@@ -56,10 +56,10 @@ int main(int argc, char** argv) {
     tuning_db::OpenOptions open;
     open.versions = {KTUNE_VERSION, ktune::kHalideVersion};
     tuning_db::TuningDb db = tuning_db::TuningDb::open(argv[2], open);
-    const int64_t device = db.upsert_device(search::device_record(host));
-    const int64_t workload = db.upsert_workload(search::workload_record(*sg));
+    const int64_t device = db.upsert_device(schedule_store::device_record(host));
+    const int64_t workload = db.upsert_workload(schedule_store::workload_record(*sg));
     const int64_t schedule_id = db.upsert_schedule(workload, schedule.hash(), schedule.to_json().dump());
-    db.record_measurement(search::measurement_record(result, schedule_id, device, -1));
+    db.record_measurement(schedule_store::measurement_record(result, schedule_id, device, -1));
 
     std::ofstream(argv[3]) << applied.source;
     std::printf("workload %s schedule %s median %.0f ns device %s\n", sg->key().key.c_str(), schedule.hash().c_str(),

@@ -1,0 +1,110 @@
+// Tests of tools/bench/library_runner.cc and the two library baselines: a verified timing
+// for OpenBLAS and oneDNN on tiny subgraphs, a wrong output flagged as wrong_result, and a
+// crashing library reported as a crash instead of ending the bench.
+#include "bench/library_runner.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "measure/workload_data.h"
+#include "subgraphs/compare.h"
+#include "subgraphs/spec_subgraph.h"
+
+namespace ktune::bench {
+namespace {
+
+measure::TimingProtocol quick() {
+  measure::TimingProtocol p;
+  p.min_repeats = 3;
+  p.min_total_ms = 1;
+  return p;
+}
+
+// Inputs and reference of a spec, as the bench prepares them.
+struct Prepared {
+  std::unique_ptr<subgraphs::SpecSubgraph> subgraph;
+  std::shared_ptr<measure::WorkloadData> data;
+  BenchInputs inputs;
+};
+Prepared prepare(const std::string& text) {
+  Prepared p;
+  p.subgraph = std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "<test>"));
+  p.data = measure::prepare_workload(*p.subgraph, 1, 60000);
+  for (const auto& b : p.data->inputs) p.inputs.inputs.push_back(static_cast<const float*>(b.data()));
+  p.inputs.output = p.subgraph->outputs().front();
+  p.inputs.reference = &p.data->reference.front();
+  return p;
+}
+
+const char* kMlp = R"({"name": "mlp", "inputs": [{"name": "x", "shape": [16, 24]}, {"name": "w", "shape": [24, 32]},
+  {"name": "b", "shape": [32]}], "ops": [{"op": "matmul", "inputs": ["x", "w"], "output": "xw"},
+  {"op": "bias_add", "inputs": ["xw", "b"], "output": "p"}, {"op": "gelu", "inputs": ["p"], "output": "y"}],
+  "outputs": ["y"]})";
+
+TEST(LibraryRunner, OpenblasAndOnednnMatchTheReference) {
+  Prepared p = prepare(kMlp);
+  const PlanMatch match = match_library_plan(p.subgraph->spec());
+  for (const LibraryMethod& method : {openblas_method(match), onednn_method(match)}) {
+    ASSERT_TRUE(method.unsupported.empty()) << method.method << ": " << method.unsupported;
+    const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
+    EXPECT_TRUE(r.ok()) << method.method << ": " << measure::describe(r);
+    EXPECT_GE(r.repeats, 3) << method.method;
+    EXPECT_GT(r.median_ns, 0) << method.method;
+    EXPECT_LE(r.max_error, subgraphs::kTolerance) << method.method;
+  }
+}
+
+TEST(LibraryRunner, OnednnRunsConvSoftmaxLayernormAndChains) {
+  for (const char* text : {
+           R"({"name": "c", "inputs": [{"name": "x", "shape": [1, 4, 9, 9]}, {"name": "w", "shape": [4, 1, 3, 3]}],
+              "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "c", "padding": [1, 1], "groups": 4},
+              {"op": "relu", "inputs": ["c"], "output": "y"}], "outputs": ["y"]})",
+           R"({"name": "s", "inputs": [{"name": "x", "shape": [8, 32]}],
+              "ops": [{"op": "softmax", "inputs": ["x"], "output": "y"}], "outputs": ["y"]})",
+           R"({"name": "l", "inputs": [{"name": "x", "shape": [8, 32]}, {"name": "g", "shape": [32]}, {"name": "b", "shape": [32]}],
+              "ops": [{"op": "layernorm", "inputs": ["x", "g", "b"], "output": "y"}], "outputs": ["y"]})",
+           R"({"name": "e", "inputs": [{"name": "a", "shape": [100]}, {"name": "b", "shape": [100]}],
+              "ops": [{"op": "mul", "inputs": ["a", "b"], "output": "ab"}, {"op": "relu", "inputs": ["ab"], "output": "y"}],
+              "outputs": ["y"]})",
+       }) {
+    Prepared p = prepare(text);
+    const LibraryMethod method = onednn_method(match_library_plan(p.subgraph->spec()));
+    ASSERT_TRUE(method.unsupported.empty()) << p.subgraph->name() << ": " << method.unsupported;
+    const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
+    EXPECT_TRUE(r.ok()) << p.subgraph->name() << ": " << measure::describe(r);
+  }
+}
+
+TEST(LibraryRunner, PerturbedOutputIsAWrongResult) {
+  Prepared p = prepare(kMlp);
+  const subgraphs::Tensor& ref = *p.inputs.reference;
+  std::vector<float> output(ref.size());
+  auto right = [&] { output = ref.floats(); };
+  EXPECT_TRUE(verify_and_time(right, output, p.inputs.output, ref, quick()).ok());
+  auto perturbed = [&] {
+    output = ref.floats();
+    output[output.size() / 2] += 0.5f;
+  };
+  const measure::MeasureResult r = verify_and_time(perturbed, output, p.inputs.output, ref, quick());
+  EXPECT_EQ(r.status, measure::MeasureStatus::kWrongResult);
+  EXPECT_GT(r.max_error, subgraphs::kTolerance);
+  EXPECT_EQ(r.repeats, 0);  // never timed
+}
+
+class Crashing : public LibraryKernel {
+ public:
+  void run(const std::vector<const float*>&, float*) override { raise(SIGSEGV); }
+};
+
+TEST(LibraryRunner, CrashingLibraryIsACrashRow) {
+  Prepared p = prepare(kMlp);
+  LibraryMethod method;
+  method.method = "crashing";
+  method.make = [](int) -> std::unique_ptr<LibraryKernel> { return std::make_unique<Crashing>(); };
+  const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
+  EXPECT_EQ(r.status, measure::MeasureStatus::kCrash);
+  EXPECT_EQ(r.signal, SIGSEGV);
+}
+
+}  // namespace
+}  // namespace ktune::bench
