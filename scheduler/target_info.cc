@@ -1,7 +1,7 @@
 #include "scheduler/target_info.h"
 
-#include "targets/cuda_devices.h"
 #include "targets/device.h"
+#include "targets/known_devices.h"
 
 namespace ktune::scheduler {
 
@@ -34,7 +34,7 @@ TargetInfo target_info_from_device(const targets::Device& device) {
 }
 
 TargetInfo cuda_target_info(const std::string& name) {
-  const targets::Device* d = targets::find_known_cuda_device(name);
+  const targets::Device* d = targets::find_known_device(name);
   return d ? target_info_from_device(*d) : TargetInfo{};
 }
 

@@ -1,6 +1,5 @@
-// CUDA GPUs as ktune devices: a small table of known cards, so that kernels can be built
-// and bundled for a GPU that is on another machine (`--device h100`), and detection of
-// the GPUs of this machine through the CUDA driver, loaded at run time (ktune has no
+// CUDA GPUs as ktune devices: their Halide targets, and detection of the GPUs of this
+// machine (the known cards by name are rows of targets/known_devices.h) through the CUDA driver, loaded at run time (ktune has no
 // link-time dependency on CUDA and runs the same where no driver is installed).
 #pragma once
 
@@ -10,12 +9,6 @@
 #include "targets/device.h"
 
 namespace ktune::targets {
-
-// Names of the known cards, lowercase, in the order help texts list them ("a100", ...).
-const std::vector<std::string>& known_cuda_device_names();
-
-// The known card `name` (from known_cuda_device_names), or nullptr when unknown.
-const Device* find_known_cuda_device(const std::string& name);
 
 // The Halide target for a GPU of `compute_capability` (major*10+minor) driven by a host of
 // `host_target` (a CPU Halide target string without GPU features). Halide 14 knows

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "targets/cuda_devices.h"
 #include "targets/host_detect.h"
+#include "targets/known_devices.h"
 
 namespace ktune::targets {
 namespace {
@@ -35,7 +36,7 @@ Device stored_device(const std::string& key, const std::string& description, con
 const std::vector<std::string>& known_device_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out = {"host", "cuda"};
-    for (const std::string& gpu : known_cuda_device_names()) out.push_back(gpu);
+    for (const KnownDevice& known : known_devices()) out.push_back(known.name);
     return out;
   }();
   return names;
@@ -54,12 +55,12 @@ Device device_by_name(const std::string& name) {
       throw UserError(format_user_error(
           "", "device",
           "\"cuda\" means this machine's first GPU, but there is none: " + detected.problem +
-              "; name a known card (" + joined(known_cuda_device_names()) +
+              "; name a known card (" + joined(known_device_names_of(DeviceKind::kCuda)) +
               ") to build for a GPU elsewhere"));
     }
     return detected.devices.front();
   }
-  if (const Device* gpu = find_known_cuda_device(name)) return *gpu;
+  if (const Device* known = find_known_device(name)) return *known;
   throw UserError(format_user_error("", "device",
                                     "unknown device \"" + name +
                                         "\"; accepted names: " + joined(known_device_names())));
@@ -77,7 +78,7 @@ Device resolve_device(const std::string& name, const StoredDescription& stored, 
 }
 
 std::string resolve_device_key(const std::string& name) {
-  if (name == "host" || find_known_cuda_device(name)) return device_key(device_by_name(name));
+  if (name == "host" || find_known_device(name)) return device_key(device_by_name(name));
   return name;
 }
 

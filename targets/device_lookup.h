@@ -1,6 +1,6 @@
 // The one resolver of device names, wherever a user names a device (`--device`, the
 // plugin's KTUNE_DEVICE): "host" (this CPU), "cuda" (this machine's first GPU), a known
-// device by name ("h100": targets/cuda_devices.h holds the table), or the key of a device a
+// device by name ("h100": one row of targets/known_devices.h), or the key of a device a
 // tuning database describes. The database stays out of this library: callers hand in a
 // function that returns the description stored under a key.
 //

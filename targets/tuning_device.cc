@@ -7,6 +7,7 @@
 #include "targets/cuda_devices.h"
 #include "targets/device_lookup.h"
 #include "targets/device_target.h"
+#include "targets/known_devices.h"
 
 namespace ktune::targets {
 namespace {
@@ -44,8 +45,8 @@ Device local_known_card(const std::string& name, const Device& card) {
 
 Device tuning_device(const std::string& device_name, const std::string& target) {
   const std::string name = !device_name.empty() ? lowercase(device_name) : target == "cuda" ? "cuda" : "host";
-  const Device* card = find_known_cuda_device(name);
-  const Device device = card ? local_known_card(name, *card) : device_by_name(name);
+  const Device* known = find_known_device(name);
+  const Device device = known && known->is_gpu() ? local_known_card(name, *known) : device_by_name(name);
   check_device_target(target, name, device);
   return device;
 }

@@ -1,4 +1,5 @@
 #include "targets/cuda_devices.h"
+#include "targets/known_devices.h"
 
 #include <gtest/gtest.h>
 
@@ -36,16 +37,16 @@ TEST(KnownCudaDevices, ResolveByNameWithTheirCapabilities) {
   EXPECT_EQ(h100.gpu.compute_capability, 90);
   EXPECT_EQ(h100.gpu.sm_count, 132);
   EXPECT_TRUE(ends_with(h100.halide_target, "-cuda-cuda_capability_86")) << h100.halide_target;
-  EXPECT_EQ(find_known_cuda_device("v100"), nullptr);
+  EXPECT_EQ(find_known_device("v100"), nullptr);
 
   std::set<std::string> keys;
-  for (const std::string& name : known_cuda_device_names()) {
+  for (const std::string& name : known_device_names_of(DeviceKind::kCuda)) {
     const Device d = device_by_name(name);
     EXPECT_GT(d.gpu.shared_bytes_per_sm, d.gpu.shared_bytes_per_block) << name;
     EXPECT_GT(d.gpu.memory_gbps, 100.0) << name;
     keys.insert(device_key(d));
   }
-  EXPECT_EQ(keys.size(), known_cuda_device_names().size()) << "two known cards share a key";
+  EXPECT_EQ(keys.size(), known_device_names_of(DeviceKind::kCuda).size()) << "two known cards share a key";
 }
 
 TEST(CudaDeviceKey, ChangesWithEveryGpuFieldAndIgnoresTheHostCpu) {
