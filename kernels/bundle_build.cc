@@ -108,15 +108,21 @@ void plan_spec(const BundleRequest& req, size_t s, const scheduler::TargetInfo& 
   }
 }
 
-// Compiles DIR/run from DIR/run.cc and the library; returns the command.
-std::string compile_runner(const fs::path& out, const BundleNote& note) {
-  const char* cxx = std::getenv("CXX");
-  const std::string command = shell_quote(cxx && *cxx ? cxx : "c++") + " -std=c++17 -O2 -I " +
+// Compiles DIR/run from DIR/run.cc and the library, for the device's architecture (a cross
+// compile for an Arm device built on x86); returns the command.
+std::string compile_runner(const fs::path& out, const std::string& halide_target, const BundleNote& note) {
+  const ProgramCompiler compiler = program_compiler_for(halide_target);
+  const std::string command = shell_quote(compiler.cxx) + " -std=c++17 -O2 " + compiler.flags + " -I " +
                               shell_quote((out / "include").string()) + " " + shell_quote((out / "run.cc").string()) +
                               " " + shell_quote((out / "lib" / library_file(kBundleLibraryName)).string()) +
                               " -lpthread -ldl -lm -o " + shell_quote((out / "run").string());
   note(command);
-  if (std::system(command.c_str()) != 0) throw std::runtime_error("compiling the bundle's runner failed: " + command);
+  if (std::system(command.c_str()) != 0) {
+    throw std::runtime_error("compiling the bundle's runner failed: " + command +
+                             (compiler.cross ? " (Debian's g++-aarch64-linux-gnu is the cross compiler; "
+                                               "scripts/setup.sh installs it)"
+                                             : ""));
+  }
   return command;
 }
 
@@ -187,7 +193,7 @@ BundleBuild build_bundle(const BundleRequest& req, const BundleNote& note) {
   }
   write_test_data(plan, req.seed, out.string());
   write_text(out / "run.cc", runner_source_text(plan, std::string(kBundleLibraryName) + ".h"));
-  built.runner_command = compile_runner(out, note);
+  built.runner_command = compile_runner(out, plan.halide_target, note);
   built.manifest = manifest_of(req, device, plan, origins);
   write_text(out / "manifest.json", to_json(built.manifest).dump(2) + "\n");
   return built;

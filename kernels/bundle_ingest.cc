@@ -32,6 +32,12 @@ void check_same_bundle(const nlohmann::json& json, const std::string& path, cons
   if (json.contains("error")) {
     throw UserError(format_user_error(path, "error", "the runner measured nothing: " + json["error"].dump()));
   }
+  if (json.contains("emulated") && json["emulated"] == true) {
+    throw UserError(format_user_error(path, "emulated",
+                                      "the runner ran under an emulator: its results check correctness, but its "
+                                      "times are the emulator's, not the device's; nothing was recorded (run " +
+                                          bundle_dir + "/run on the device itself)"));
+  }
   if (json.contains("device_key") && json["device_key"] != manifest.device_key) {
     throw UserError(format_user_error(path, "device_key", "is " + json["device_key"].dump() + ", but the bundle " +
                                                               bundle_dir + " was built for " + manifest.device_key +

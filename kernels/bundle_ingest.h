@@ -34,8 +34,9 @@ struct RunnerResults {
 
 // Parses the runner's JSON output against `manifest` (which must outlive the result).
 // Throws UserError naming `path` and the field for a runner that measured nothing
-// ("error"), results of another device's bundle, an id the manifest lacks, a function that
-// differs from the manifest's, an unknown status, or an ok result without its timings.
+// ("error"), one that ran under an emulator ("emulated": its times are not the device's),
+// results of another device's bundle, an id the manifest lacks, a function that differs
+// from the manifest's, an unknown status, or an ok result without its timings.
 RunnerResults parse_runner_results(const nlohmann::json& json, const std::string& path,
                                    const BundleManifest& manifest, const std::string& bundle_dir);
 

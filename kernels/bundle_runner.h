@@ -6,7 +6,9 @@
 // device sync, and without a usable CUDA driver or GPU it prints {"error": "no CUDA device:
 // ..."} and exits 3 (the source overrides the runtime's weak halide_error, which would
 // abort); for a CPU the kernels run on host buffers with `--threads N` threads, else
-// HL_NUM_THREADS, else every core, and the JSON says how many ("threads").
+// HL_NUM_THREADS, else every core, and the JSON says how many ("threads") and whether it ran
+// under an emulator ("emulated": qemu-user running an arm64 runner elsewhere, which checks
+// correctness but whose times ingest refuses).
 #pragma once
 
 #include <string>

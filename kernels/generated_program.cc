@@ -1,6 +1,7 @@
 #include "kernels/generated_program.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "subgraphs/compare.h"
 
@@ -135,6 +136,20 @@ std::string scalar_literal(const subgraphs::ScalarInfo& s) {
   char buf[64];
   std::snprintf(buf, sizeof buf, subgraphs::is_float(s.dtype) ? "%.17g" : "%.0f", s.value);
   return subgraphs::c_type_name(s.dtype) + "(" + buf + ")";
+}
+
+ProgramCompiler program_compiler_for(const std::string& halide_target) {
+#if defined(__aarch64__)
+  const bool cross = false;
+#else
+  const bool cross = halide_target.rfind("arm-64", 0) == 0;
+#endif
+  const char* env = std::getenv(cross ? "KTUNE_AARCH64_CXX" : "CXX");
+  ProgramCompiler c;
+  c.cross = cross;
+  c.cxx = env && *env ? env : cross ? "aarch64-linux-gnu-g++" : "c++";
+  c.flags = cross ? "-static" : "";
+  return c;
 }
 
 }  // namespace ktune::kernels

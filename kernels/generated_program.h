@@ -55,4 +55,15 @@ std::string data_file(const std::string& param, subgraphs::DType dtype, bool ref
 // an f16 or bf16 scalar as its bit pattern, "uint16_t(0x3c00)".
 std::string scalar_literal(const subgraphs::ScalarInfo& s);
 
+// How a generated program is compiled for the CPU of `halide_target`: this machine's
+// compiler ($CXX, else c++) for its own architecture; for AArch64 code built elsewhere the
+// cross compiler ($KTUNE_AARCH64_CXX, else Debian's aarch64-linux-gnu-g++), linked
+// statically so the program runs on any arm64 Linux and under qemu-aarch64.
+struct ProgramCompiler {
+  std::string cxx;    // the compiler command
+  std::string flags;  // flags beyond -std=c++17 -O2 ("-static" for a cross build)
+  bool cross = false; // the program runs on another architecture than this machine's
+};
+ProgramCompiler program_compiler_for(const std::string& halide_target);
+
 }  // namespace ktune::kernels

@@ -84,7 +84,10 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
   if (y && y->extent >= 2 && rng.chance(0.7)) {
     const std::vector<int64_t> tiles = powers_of_two(2, std::min<int64_t>(y->extent, 64));
     if (!tiles.empty()) c.second_tile = rng.pick(tiles);
-    c.unroll_second = c.second_tile <= 8 && rng.chance(reduction ? 0.7 : 0.3);
+    // An unrolled tile of rows keeps its vectors in registers: at most half the register file
+    // (8 rows of one vector with AVX2's 16 registers, 16 with AVX-512's or AArch64's 32).
+    const int64_t vectors_per_row = std::max<int64_t>(1, c.vector_width / std::max(1, lanes));
+    c.unroll_second = c.second_tile * vectors_per_row <= t.vector_registers / 2 && rng.chance(reduction ? 0.7 : 0.3);
   }
   if (reduction) {
     for (const LoopAnalysis& l : sa.loops) {

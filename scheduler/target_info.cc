@@ -11,11 +11,17 @@ int vector_lanes_of(const std::string& target) {
   return 4;
 }
 
+int vector_registers_of(const std::string& target) {
+  if (target.rfind("arm-64", 0) == 0 || target.find("avx512") != std::string::npos) return 32;
+  return 16;
+}
+
 TargetInfo target_info_from_device(const targets::Device& device) {
   TargetInfo t;
   t.kind = device.kind;
   t.halide_target = device.halide_target;
   t.vector_lanes = vector_lanes_of(device.halide_target);
+  t.vector_registers = vector_registers_of(device.halide_target);
   t.cores = device.cores;
   if (device.l1d_bytes > 0) t.l1_bytes = device.l1d_bytes;
   if (device.l2_bytes > 0) t.l2_bytes = device.l2_bytes;

@@ -13,7 +13,8 @@ namespace ktune::scheduler {
 struct TargetInfo {
   targets::DeviceKind kind = targets::DeviceKind::kCpu;  // what runs the kernels (targets::Device::kind)
   std::string halide_target = "host";  // Halide target string kernels are compiled for
-  int vector_lanes = 8;                // float32 lanes of one native vector (16 with AVX-512)
+  int vector_lanes = 8;                // float32 lanes of one native vector (16 with AVX-512, 4 with NEON)
+  int vector_registers = 16;           // architectural vector registers (32 with AVX-512 and on AArch64)
   int cores = 2;                       // parallel threads a kernel gets
   int64_t l1_bytes = 32 * 1024;        // per-core L1 data cache
   int64_t l2_bytes = 1024 * 1024;      // per-core L2 (on a GPU: the whole L2)
@@ -36,7 +37,12 @@ TargetInfo target_info_from_device(const targets::Device& device);
 // Returns a CPU TargetInfo when the name is unknown.
 TargetInfo cuda_target_info(const std::string& name);
 
-// Float32 lanes of the widest vector unit named in a Halide target string.
+// Float32 lanes of the widest vector unit named in a Halide target string: 16 with
+// AVX-512, 8 with AVX, 4 otherwise (SSE, and 128-bit NEON on Arm).
 int vector_lanes_of(const std::string& halide_target);
+
+// Vector registers a kernel of the target can hold values in: 32 on AArch64 and with
+// AVX-512, 16 on other x86.
+int vector_registers_of(const std::string& halide_target);
 
 }  // namespace ktune::scheduler

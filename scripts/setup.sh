@@ -17,6 +17,8 @@ PACKAGES=(
   libopenblas-dev     # ktune bench: the BLAS a user would pick instead
   libdnnl-dev         # ktune bench: oneDNN primitives a user would pick instead
   chromium            # tests render ktune report's HTML headless
+  g++-aarch64-linux-gnu libc6-arm64-cross  # arm64 bundles and exports (cross compiler, libc)
+  qemu-user-static    # tests run arm64 runners and check programs under emulation
 )
 
 missing=()

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "targets/host_target.h"
+#include "targets/known_devices.h"
 
 namespace ktune::targets {
 namespace {
@@ -105,7 +106,7 @@ Device detect_host_device() {
   device.l2_bytes = caches.l2_bytes;
   device.llc_bytes = caches.llc_bytes;
   device.halide_target = host_halide_target();
-  return device;
+  return identify_known_cpu(info, device);
 }
 
 }  // namespace ktune::targets

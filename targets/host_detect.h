@@ -25,6 +25,8 @@ struct CpuInfo {
   int siblings = -1;
   // "cpu cores": physical cores per socket; -1 when absent.
   int cpu_cores = -1;
+  // "CPU part" (Arm): the core's part number, "0xd0b" for a Cortex-A76; empty elsewhere.
+  std::string part;
 };
 
 // One cache of CPU 0, as listed under /sys/devices/system/cpu/cpu0/cache/index*/.

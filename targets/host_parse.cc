@@ -71,6 +71,8 @@ CpuInfo parse_cpuinfo(std::string_view text) {
       have_flags = true;
     } else if (key == "siblings" && info.siblings < 0) {
       if (auto n = parse_uint(value)) info.siblings = static_cast<int>(*n);
+    } else if (key == "CPU part" && info.part.empty()) {
+      info.part = std::string(value);
     } else if (key == "cpu cores" && info.cpu_cores < 0) {
       if (auto n = parse_uint(value)) info.cpu_cores = static_cast<int>(*n);
     }

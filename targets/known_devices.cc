@@ -29,6 +29,32 @@ Device cuda_card(const char* name, int capability, int sms, int64_t shared_per_s
   return d;
 }
 
+// The Halide target of the Arm cores below: AArch64 Linux with the dot-product (sdot/udot)
+// and half-precision arithmetic extensions every one of them has. Neoverse V1's SVE is left
+// out: Halide 14's SVE code generation needs a fixed vector length and is not complete.
+constexpr const char* kArmV82Target = "arm-64-linux-arm_dot_prod-arm_fp16";
+
+// The /proc/cpuinfo "Features" of an ARMv8.2-A core with dot product and FP16.
+const std::vector<std::string> kArmV82Features = {"aes", "asimd", "asimddp", "asimdhp", "asimdrdm", "dotprod",
+                                                  "fphp", "pmull", "sha2"};
+
+// An Arm CPU from its technical reference manual and a typical system: cores, L1d and L2
+// per core, and the shared last-level cache.
+Device arm_cpu(const char* model, int cores, int64_t l1d, int64_t l2, int64_t llc) {
+  Device d;
+  d.kind = DeviceKind::kCpu;
+  d.vendor = "0x41";
+  d.cpu_model = model;
+  d.cores = cores;
+  d.threads_per_core = 1;
+  d.isa_features = kArmV82Features;
+  d.l1d_bytes = l1d;
+  d.l2_bytes = l2;
+  d.llc_bytes = llc;
+  d.halide_target = kArmV82Target;
+  return d;
+}
+
 }  // namespace
 
 const std::vector<KnownDevice>& known_devices() {
@@ -37,6 +63,12 @@ const std::vector<KnownDevice>& known_devices() {
       {"h100", cuda_card("NVIDIA H100 80GB HBM3", 90, 132, 228 * kKiB, 50 * kMiB, 3352)},
       {"h200", cuda_card("NVIDIA H200", 90, 132, 228 * kKiB, 50 * kMiB, 4800)},
       {"rtx4090", cuda_card("NVIDIA GeForce RTX 4090", 89, 128, 100 * kKiB, 72 * kMiB, 1008)},
+      // A Raspberry Pi 5 class board (BCM2712: 4 cores, 2 MiB shared L3).
+      {"cortex-a76", arm_cpu("Cortex-A76", 4, 64 * kKiB, 512 * kKiB, 2 * kMiB), "0xd0b"},
+      // An AWS Graviton2 class server (64 cores, 32 MiB system-level cache).
+      {"neoverse-n1", arm_cpu("Neoverse-N1", 64, 64 * kKiB, 1 * kMiB, 32 * kMiB), "0xd0c"},
+      // An AWS Graviton3 class server (64 cores, 32 MiB system-level cache).
+      {"neoverse-v1", arm_cpu("Neoverse-V1", 64, 64 * kKiB, 1 * kMiB, 32 * kMiB), "0xd40"},
   };
   return table;
 }
@@ -54,6 +86,19 @@ std::vector<std::string> known_device_names_of(DeviceKind kind) {
     if (known.device.kind == kind) names.push_back(known.name);
   }
   return names;
+}
+
+Device identify_known_cpu(const CpuInfo& cpuinfo, const Device& detected) {
+  if (cpuinfo.vendor != "0x41" || cpuinfo.part.empty()) return detected;
+  for (const KnownDevice& known : known_devices()) {
+    if (known.arm_part != cpuinfo.part) continue;
+    if (known.device.cores == detected.cores) return known.device;
+    Device d = detected;
+    d.cpu_model = known.device.cpu_model;
+    d.halide_target = known.device.halide_target;
+    return d;
+  }
+  return detected;
 }
 
 }  // namespace ktune::targets

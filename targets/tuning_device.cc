@@ -7,6 +7,7 @@
 #include "targets/cuda_devices.h"
 #include "targets/device_lookup.h"
 #include "targets/device_target.h"
+#include "targets/host_detect.h"
 #include "targets/known_devices.h"
 
 namespace ktune::targets {
@@ -41,12 +42,25 @@ Device local_known_card(const std::string& name, const Device& card) {
                                         "; --device cuda tunes for the first of them); " + bundle_hint(name)));
 }
 
+// The known CPU `name`, provided this machine is one (host detection identifies it by its
+// core and core count, targets/known_devices.h).
+Device local_known_cpu(const std::string& name, const Device& cpu) {
+  const Device here = detect_host_device();
+  if (device_key(here) == device_key(cpu)) return cpu;
+  throw UserError(format_user_error("", "--device",
+                                    "\"" + name + "\" is a " + cpu.cpu_model + " CPU and this machine is not one (it is " +
+                                        here.cpu_model + ", " + std::to_string(here.cores) + " cores); " +
+                                        bundle_hint(name)));
+}
+
 }  // namespace
 
 Device tuning_device(const std::string& device_name, const std::string& target) {
   const std::string name = !device_name.empty() ? lowercase(device_name) : target == "cuda" ? "cuda" : "host";
   const Device* known = find_known_device(name);
-  const Device device = known && known->is_gpu() ? local_known_card(name, *known) : device_by_name(name);
+  const Device device = !known ? device_by_name(name)
+                        : known->is_gpu() ? local_known_card(name, *known)
+                                          : local_known_cpu(name, *known);
   check_device_target(target, name, device);
   return device;
 }

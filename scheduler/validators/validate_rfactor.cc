@@ -1,12 +1,33 @@
 // rfactor: only on update stages that are associative reductions (f = f + e, *, min,
 // max), on a reduction loop of the stage; after rfactor the stage's order, parallel,
 // vector and unroll decisions may only name its pure loops (the reduction loops move to
-// the intermediate Func).
+// the intermediate Func). The intermediate is computed at root, so what the reduction
+// reads (directly or through inlined Funcs) must be computed at root or inlined too.
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
 namespace ktune::scheduler {
 namespace {
+
+// The first Func other than `self` read by `sa` (directly or through inlined Funcs) that is
+// computed at a loop of some consumer, which the rfactor intermediate (at root) cannot see.
+std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const Analysis& a, const StageAnalysis& sa,
+                                                      const std::string& self, int depth = 0) {
+  if (depth > static_cast<int>(a.funcs.size())) return std::nullopt;  // no cycles in a pipeline; a guard only
+  for (const ProducerUse& use : sa.uses) {
+    if (use.func < 0) continue;
+    const FuncAnalysis& producer = a.funcs[use.func];
+    if (producer.name == self) continue;  // the reduction's own accumulator
+    const FuncSchedule* ps = s.find(producer.name);
+    const ComputeLocation::Kind kind = ps ? ps->compute.kind : ComputeLocation::Kind::kRoot;
+    if (kind == ComputeLocation::Kind::kAt) return producer.name;
+    if (kind != ComputeLocation::Kind::kInline) continue;
+    for (const StageAnalysis& inlined : producer.stages) {
+      if (auto found = producer_inside_a_consumer(s, a, inlined, self, depth + 1)) return found;
+    }
+  }
+  return std::nullopt;
+}
 
 class RFactorValidator : public Validator {
  public:
@@ -25,6 +46,10 @@ class RFactorValidator : public Validator {
         if (!nest) continue;
         const NestLoop* l = nest->find(st.rfactor->loop);
         if (!l || !l->is_reduction) return where + "rfactor loop \"" + st.rfactor->loop + "\" is not a reduction loop";
+        if (auto inside = producer_inside_a_consumer(s, a, sa, f.func)) {
+          return where + "rfactor computes its intermediate at root, so \"" + *inside +
+                 "\", which it reads, must be computed at root or inlined";
+        }
         if (!st.order.empty()) return where + "a stage split with rfactor keeps its loop order";
         std::vector<std::string> named = st.parallel;
         named.insert(named.end(), st.unroll.begin(), st.unroll.end());

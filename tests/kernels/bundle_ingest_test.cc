@@ -105,6 +105,11 @@ TEST_F(BundleIngest, EachBadResultIsRefusedNamingTheField) {
   other["device_key"] = "0123";
   EXPECT_THAT(parse_error(other), HasSubstr("results of another bundle"));
   EXPECT_THAT(parse_error(nlohmann::json{{"error", "no CUDA device"}}), HasSubstr("measured nothing"));
+  nlohmann::json emulated = j;
+  emulated["emulated"] = true;
+  EXPECT_THAT(parse_error(emulated), HasSubstr("ran under an emulator"));
+  emulated["emulated"] = false;  // a CPU runner on the device itself says so
+  EXPECT_EQ(parse_error(emulated), "");
   EXPECT_EQ(parse_error(j), "");
 }
 

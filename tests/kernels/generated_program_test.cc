@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "kernels/generated_program.h"
 #include "subgraphs/spec_subgraph.h"
 
@@ -40,6 +42,20 @@ TEST(GeneratedProgram, ScalarLiteralsKeepTheirTypeAndValue) {
   f.dtype = DType::kBool;
   f.value = 1;
   EXPECT_EQ(scalar_literal(f), "true");
+}
+
+TEST(GeneratedProgram, Arm64ProgramsAreCrossCompiledStaticallyOnX86) {
+  const ProgramCompiler arm = program_compiler_for("arm-64-linux-arm_dot_prod-arm_fp16");
+  const ProgramCompiler x86 = program_compiler_for("x86-64-linux-avx2-fma");
+#if defined(__aarch64__)
+  EXPECT_FALSE(arm.cross);
+#else
+  EXPECT_TRUE(arm.cross);
+  EXPECT_EQ(arm.flags, "-static");
+  if (!std::getenv("KTUNE_AARCH64_CXX")) EXPECT_EQ(arm.cxx, "aarch64-linux-gnu-g++");
+  EXPECT_FALSE(x86.cross);
+  EXPECT_EQ(x86.flags, "");
+#endif
 }
 
 TEST(GeneratedProgram, AKernelCallDefinesLoadsPassesAndChecksEveryBuffer) {

@@ -1,6 +1,7 @@
 // Each validator rejects what it is for, with a reason, before Halide sees the schedule.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/scheduler/test_support.h"
 
@@ -143,6 +144,30 @@ TEST_F(ValidatorsTest, RFactorOnlyOnAssociativeReductionLoops) {
   pure.rfactor = RFactor{"x_o", false};
   s.find("C")->stages = {pure};
   EXPECT_THAT(reason(s), HasSubstr("rfactor needs an associative reduction"));
+}
+
+// Halide computes an rfactor's intermediate at root: a producer it reads computed inside a
+// consumer's loop is out of its reach (a sampled conv3x3_relu schedule Halide rejected).
+TEST_F(ValidatorsTest, WhatAnRFactoredReductionReadsIsComputedAtRootOrInlined) {
+  const auto conv = testing::suite_subgraph("conv3x3_relu");
+  const Space space(analyze(*conv, testing::test_target()));
+  const char* sampled = R"({"funcs":[
+    {"compute":{"consumer":"y","consumer_stage":0,"kind":"at","loop":"y_o"},"func":"conv_pad",
+     "stages":[{"order":["x","y","c","n"],"stage":0}]},
+    {"compute":{"consumer":"y","consumer_stage":0,"kind":"at","loop":"y_i"},"func":"conv_acc",
+     "stages":[{"order":["x","y","c","n"],"stage":0},{"rfactor":{"loop":"r_x_i","vectorize_u":true},
+       "splits":[{"factor":16,"inner":"r_x_i","loop":"r$x","outer":"r_x_o"}],"stage":1}]},
+    {"compute":{"kind":"inline"},"func":"conv"},{"compute":{"kind":"inline"},"func":"biased"},
+    {"compute":{"kind":"root"},"func":"y","stages":[{"order":["x_i","y_i","x_o","y_o","c","n"],"parallel":["n"],
+      "splits":[{"factor":8,"inner":"x_i","loop":"x","outer":"x_o"},{"factor":4,"inner":"y_i","loop":"y","outer":"y_o"}],
+      "stage":0,"vectorize":"x_i"}]}]})";
+  Schedule s = Schedule::from_json(nlohmann::json::parse(sampled), "test");
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("\"conv_pad\", which it reads, must be computed at root"));
+  s.find("conv_pad")->compute = ComputeLocation{};  // at root: Halide accepts it
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  const ApplyResult applied = apply(s, *conv, space.analysis());
+  ASSERT_TRUE(applied.ok) << applied.error;
+  EXPECT_FALSE(lower(applied, testing::test_target().halide_target));
 }
 
 TEST_F(ValidatorsTest, UnrollAndTarget) {

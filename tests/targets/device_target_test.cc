@@ -47,5 +47,13 @@ TEST(TuningDevice, DefaultsToThisCpuAndRefusesAGpuThisMachineLacks) {
   EXPECT_NE(error_of([] { tuning_device("", "cuda"); }), "");
 }
 
+TEST(TuningDevice, AKnownArmCpuIsRefusedOnAnotherMachineWithTheBundleWorkflow) {
+  if (device_key(detect_host_device()) == device_key(device_by_name("cortex-a76"))) GTEST_SKIP() << "this is one";
+  const std::string refused = error_of([] { tuning_device("cortex-a76", ""); });
+  EXPECT_THAT(refused, HasSubstr("is a Cortex-A76 CPU and this machine is not one"));
+  EXPECT_THAT(refused, HasSubstr("ktune bundle SPEC... --device cortex-a76"));
+  EXPECT_THAT(error_of([] { tuning_device("neoverse-n1", "cuda"); }), HasSubstr("--device"));
+}
+
 }  // namespace
 }  // namespace ktune::targets

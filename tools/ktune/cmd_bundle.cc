@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "kernels/bundle_build.h"
+#include "kernels/generated_program.h"
 #include "tools/ktune/commands.h"
 
 namespace ktune::cli {
@@ -28,6 +29,11 @@ int run_bundle(const kernels::BundleRequest& request) {
                request.out.c_str(), m.device_key.c_str(), m.candidates.size(), built.compile_ms / 1000.0,
                gpu ? "GPU machine" : "CPU it was built for", request.out.c_str(), gpu ? "" : " [--threads N]",
                request.out.c_str());
+  if (kernels::program_compiler_for(m.halide_target).cross) {
+    std::fprintf(stderr, "ktune: the runner is an arm64 program: copy %s to the board and run it there; here, "
+                 "`qemu-aarch64-static %s/run` checks every candidate under emulation (its times are not the "
+                 "board's, and ingest refuses them)\n", request.out.c_str(), request.out.c_str());
+  }
   return kExitOk;
 }
 
@@ -37,7 +43,8 @@ CommandRunner register_bundle(CLI::App& sub) {
   auto opt = std::make_shared<kernels::BundleRequest>();
   sub.add_option("specs", opt->specs, "subgraph spec files")->required();
   sub.add_option("--device", opt->device,
-                 "the device: a GPU (h100, a100, h200, rtx4090, cuda), this CPU (host), or a key stored in --db")
+                 "the device: a GPU (h100, a100, h200, rtx4090, cuda), an Arm CPU (cortex-a76, neoverse-n1, "
+                 "neoverse-v1), this CPU (host), or a key stored in --db")
       ->required();
   sub.add_option("--target", opt->target, "check that the device is a CUDA GPU (cuda) or a CPU (host)")
       ->check(CLI::IsMember({"cuda", "host"}));

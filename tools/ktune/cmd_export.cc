@@ -78,7 +78,8 @@ int run_export(ExportOptions& opt) {
 CommandRunner register_export(CLI::App& sub) {
   auto opt = std::make_shared<ExportOptions>();
   sub.add_option("--db", opt->request.db_path, "tuning database (read only)");
-  sub.add_option("--device", opt->request.device, "host, or a device key")->capture_default_str();
+  sub.add_option("--device", opt->request.device, "host, a known device (h100, cortex-a76, ...; ktune devices), or a device key")
+      ->capture_default_str();
   sub.add_option("--workload", opt->request.workloads, "workload name, key (or key prefix), or spec file; repeatable");
   sub.add_flag("--all", opt->request.all, "every workload tuned on the device");
   sub.add_option("--out", opt->library.out, "output directory");
