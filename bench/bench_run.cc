@@ -1,12 +1,15 @@
-// Entry point: run_bench. Per subgraph: collect the Halide candidates (ktune's best, its
-// heuristic, each autoscheduler that survived its probe in a child), build them together,
-// prepare the library baselines, then measure every contender once per round, in turn.
+// Entry point: run_bench. Per subgraph (SubgraphRun): collect the Halide candidates (ktune's
+// best, its heuristic, an expert's schedule, a Generator's own, each autoscheduler that
+// survived its probe in a child), build them together, prepare the library baselines, then
+// measure every contender once per round, in turn.
 #include "bench/bench_run.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +17,7 @@
 #include "bench/library_kernel.h"
 #include "bench/library_runner.h"
 #include "common/error.h"
+#include "common/user_json.h"
 #include "measure/builder.h"
 #include "measure/retime.h"
 #include "measure/runner.h"
@@ -54,8 +58,8 @@ bool wanted(const BenchOptions& options, const std::string& method) {
 }  // namespace
 
 const std::vector<std::string>& bench_method_names() {
-  static const std::vector<std::string> names = {"ktune",  "ktune-heuristic", "hand",   "Adams2019",
-                                                 "Mullapudi2016", "Li2018", "openblas", "onednn"};
+  static const std::vector<std::string> names = {"ktune",         "ktune-heuristic", "expert",   "hand",  "Adams2019",
+                                                 "Mullapudi2016", "Li2018",          "openblas", "onednn"};
   return names;
 }
 
@@ -77,10 +81,9 @@ const MethodRow* SubgraphBench::row(const std::string& method) const {
   return nullptr;
 }
 
-BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, tuning_db::TuningDb* db,
-                      const targets::Device& device, const BenchOptions& options,
-                      const std::function<void(const std::string&)>& progress,
-                      const std::function<void(const BenchReport&, const SubgraphBench&)>& on_subgraph) {
+namespace {
+
+void check_methods(const BenchOptions& options) {
   for (const std::string& m : options.methods) {
     const auto& names = bench_method_names();
     if (std::find(names.begin(), names.end(), m) == names.end()) {
@@ -89,6 +92,273 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
       throw UserError("bench: --methods: unknown method \"" + m + "\" (expected some of " + list + ")");
     }
   }
+}
+
+// One subgraph's bench: its rows, the Halide candidates to build, the library baselines,
+// and the contenders measured in rounds.
+class SubgraphRun {
+ public:
+  SubgraphRun(const subgraphs::Subgraph& sg, const BenchReport& report, const BenchOptions& options,
+              measure::Runner& runner, const std::function<void(const std::string&)>& progress)
+      : sg_(sg), report_(report), options_(options), runner_(runner), progress_(progress), prefix_(sg.name() + ": ") {
+    bench_.name = sg.name();
+    bench_.workload_key = sg.key().key;
+    bench_.flops = sg.flops();
+    bench_.bytes = sg.compulsory_bytes();
+    bench_.roofline_ns = report.roofline.time_ns(bench_.flops, bench_.bytes);
+  }
+
+  // Collects, builds and measures every wanted method; returns the rows.
+  SubgraphBench run(tuning_db::TuningDb* db, const scheduler::TargetInfo& target) {
+    analyze_if_needed(target);
+    add_ktune_best(db);
+    add_schedule_method("ktune-heuristic", [&] { return space_->heuristic(); }, "");
+    add_expert();
+    add_hand();
+    add_autoschedulers();
+    build_halide_candidates();
+    add_libraries();
+    collect_contenders();
+    measure_in_rounds();
+    finish_rows();
+    return bench_;
+  }
+
+ private:
+  size_t add_row(const std::string& method, const std::string& status, const std::string& detail) {
+    MethodRow row;
+    row.method = method;
+    row.status = status;
+    row.detail = detail;
+    if (status != "ok") {
+      row.result.status = status == "timeout" ? measure::MeasureStatus::kBuildTimeout
+                          : status == "crash" ? measure::MeasureStatus::kCrash
+                                              : measure::MeasureStatus::kBuildError;
+      row.result.message = detail;
+    }
+    bench_.rows.push_back(row);
+    return bench_.rows.size() - 1;
+  }
+
+  bool expert_wanted() const { return !options_.expert_dir.empty() && wanted(options_, "expert"); }
+
+  // The schedule space, for the methods that are ktune schedules.
+  void analyze_if_needed(const scheduler::TargetInfo& target) {
+    if (!wanted(options_, "ktune") && !wanted(options_, "ktune-heuristic") && !expert_wanted()) return;
+    try {
+      space_.emplace(scheduler::analyze(sg_, target));
+    } catch (const std::exception& e) {
+      space_error_ = std::string("analysis failed: ") + e.what();
+    }
+  }
+
+  // A Halide candidate with `schedule` as `method`, or a failed row saying why not.
+  void add_schedule_method(const std::string& method, const std::function<scheduler::Schedule()>& schedule,
+                           const std::string& detail) {
+    if (!wanted(options_, method)) return;
+    if (!space_) {
+      add_row(method, "failed", space_error_);
+      return;
+    }
+    try {
+      const scheduler::Schedule s = schedule();
+      if (auto invalid = space_->validate(s)) {
+        add_row(method, "failed", "not a valid schedule here: " + *invalid);
+        return;
+      }
+      candidates_.push_back({&sg_, s.hash(), scheduler::make_applier(s, space_->analysis()), method});
+      candidate_rows_.push_back(add_row(method, "ok", "schedule " + s.hash().substr(0, 12) + detail));
+    } catch (const std::exception& e) {
+      add_row(method, "failed", e.what());
+    }
+  }
+
+  // ktune's best schedule of the workload on this device, from the database.
+  void add_ktune_best(tuning_db::TuningDb* db) {
+    if (!wanted(options_, "ktune")) return;
+    std::optional<tuning_db::BestEntry> best;
+    if (db) best = db->best(sg_.key().key, report_.device_key);
+    if (!best) {
+      add_row("ktune", "unsupported", "not tuned: the database has no ok measurement of this workload on this device");
+      return;
+    }
+    add_schedule_method(
+        "ktune",
+        [&] {
+          try {
+            return schedule_store::parse_stored_schedule(best->schedule_json, "schedule " + best->schedule_hash);
+          } catch (const std::exception& e) {
+            throw std::runtime_error(std::string("stored schedule unusable: ") + e.what());
+          }
+        },
+        ", best of " + std::to_string(best->candidates) + " measured");
+  }
+
+  // The schedule a performance engineer wrote for this subgraph: <expert_dir>/<name>.json.
+  void add_expert() {
+    if (!expert_wanted()) return;
+    const std::string path = options_.expert_dir + "/" + sg_.name() + ".json";
+    if (!std::filesystem::exists(path)) {
+      add_row("expert", "unsupported", "no expert schedule " + path);
+      return;
+    }
+    add_schedule_method(
+        "expert", [&] { return scheduler::Schedule::from_json(read_user_json(path, "expert schedule"), path); },
+        " from " + path);
+  }
+
+  // A Generator's own schedule, as its author wrote it.
+  void add_hand() {
+    if (!wanted(options_, "hand")) return;
+    const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg_);
+    if (!gen) {
+      add_row("hand", "unsupported", "not a Generator: a spec has no schedule of its own");
+      return;
+    }
+    measure::Candidate hand{&sg_, "hand", nullptr, "hand"};
+    hand.build = [gen] { return gen->build_with_own_schedule(); };
+    candidates_.push_back(hand);
+    candidate_rows_.push_back(add_row("hand", "ok", "the Generator's own schedule (auto_schedule=false)"));
+  }
+
+  // Each wanted autoscheduler that schedules and compiles the subgraph in a child in time.
+  void add_autoschedulers() {
+    for (const std::string& name : autoscheduler_names()) {
+      if (!wanted(options_, name)) continue;
+      const std::string params = "machine params " + report_.machine_params.to_string();
+      const std::string load_error = load_autoscheduler(name, options_.plugin_dir);
+      if (!load_error.empty()) {
+        add_row(name, "failed", load_error);
+        continue;
+      }
+      progress_(prefix_ + name + " scheduling and compiling in a child process");
+      const ProbeResult probe =
+          probe_autoscheduler(sg_, name, report_.machine_params, "", options_.autoscheduler_timeout_ms);
+      if (probe.status != "ok") {
+        progress_(prefix_ + probe.message);
+        add_row(name, probe.status, probe.message + "; " + params);
+        continue;
+      }
+      candidates_.push_back(autoscheduler_candidate(sg_, name, report_.machine_params, ""));
+      candidate_rows_.push_back(add_row(name, "ok", params + "; scheduled and compiled in " + format_ms(probe.wall_ms)));
+      any_autoscheduler_ = true;
+    }
+  }
+
+  // Builds the Halide candidates together (autoschedulers' chatter on stderr silenced).
+  void build_halide_candidates() {
+    if (candidates_.empty()) return;
+    progress_(prefix_ + "building " + std::to_string(candidates_.size()) + " Halide kernels");
+    measure::BuildOptions build_options;
+    build_options.timeout_ms = options_.autoscheduler_timeout_ms;
+    std::optional<QuietStderr> quiet;
+    if (any_autoscheduler_) quiet.emplace();
+    batch_ = measure::build_candidates(candidates_, build_options);
+  }
+
+  // The library baselines the spec matches, with the inputs and reference the Runner uses.
+  void add_libraries() {
+    const auto* spec_sg = dynamic_cast<const subgraphs::SpecSubgraph*>(&sg_);
+    const PlanMatch match =
+        spec_sg ? match_library_plan(spec_sg->spec()) : PlanMatch{std::nullopt, "a Generator, not a spec"};
+    if (wanted(options_, "openblas")) libraries_.push_back(openblas_method(match));
+    if (wanted(options_, "onednn")) libraries_.push_back(onednn_method(match));
+    for (const LibraryMethod& lib : libraries_) {
+      library_rows_.push_back(add_row(lib.method, lib.unsupported.empty() ? "ok" : "unsupported",
+                                      lib.unsupported.empty() ? lib.routine : lib.unsupported));
+    }
+    const bool any_library =
+        std::any_of(libraries_.begin(), libraries_.end(), [](const LibraryMethod& l) { return l.unsupported.empty(); });
+    if (!any_library) return;
+    progress_(prefix_ + "preparing inputs and the reference for the libraries");
+    data_ = runner_.workload_data(sg_);
+    for (const auto& b : data_->inputs) inputs_.inputs.push_back(static_cast<const float*>(b.data()));
+    inputs_.output = sg_.outputs().front();
+    if (!data_->reference.empty()) inputs_.reference = &data_->reference.front();
+  }
+
+  // Every method that built (or is a supported library with a reference) takes part in the rounds.
+  void collect_contenders() {
+    for (size_t i = 0; i < batch_.candidates.size(); ++i) {
+      Contender c;
+      c.row = candidate_rows_[i];
+      c.built = &batch_.candidates[i];
+      if (!c.built->build.ok()) {
+        MethodRow& row = bench_.rows[c.row];
+        row.status = bench_status(c.built->build);
+        row.result = c.built->build;
+        row.detail = "build: " + c.built->build.message + "; " + row.detail;
+        continue;
+      }
+      contenders_.push_back(c);
+    }
+    for (size_t i = 0; i < libraries_.size(); ++i) {
+      if (!libraries_[i].unsupported.empty()) continue;
+      if (!inputs_.reference) {
+        bench_.rows[library_rows_[i]].status = "failed";
+        bench_.rows[library_rows_[i]].detail = data_ ? data_->reference_error : "no reference";
+        continue;
+      }
+      Contender c;
+      c.row = library_rows_[i];
+      c.library = &libraries_[i];
+      contenders_.push_back(c);
+    }
+  }
+
+  // Each contender once per round, in turn, so drifts of the machine hit all of them alike.
+  void measure_in_rounds() {
+    for (int round = 0; round < report_.rounds; ++round) {
+      for (Contender& c : contenders_) {
+        if (c.failed) continue;
+        progress_(prefix_ + "round " + std::to_string(round + 1) + "/" + std::to_string(report_.rounds) + ": " +
+                  bench_.rows[c.row].method);
+        measure::MeasureResult r = c.built ? runner_.run(*c.built)
+                                           : run_library_method(*c.library, inputs_, report_.threads, options_.timing,
+                                                                options_.run_timeout_ms);
+        if (!r.ok()) c.failed = true;
+        c.runs.push_back(r);
+      }
+    }
+  }
+
+  // The rounds of each contender combined into its row; every row reported.
+  void finish_rows() {
+    for (Contender& c : contenders_) {
+      MethodRow& row = bench_.rows[c.row];
+      row.result = measure::combine_rounds(c.runs);
+      row.status = bench_status(row.result);
+      if (!row.result.ok()) row.detail = row.result.message + "; " + row.detail;
+    }
+    for (const MethodRow& row : bench_.rows) {
+      progress_(prefix_ + row.method + ": " +
+                (row.status == "ok" ? measure::describe(row.result) : row.status + ": " + row.detail));
+    }
+  }
+
+  const subgraphs::Subgraph& sg_;
+  const BenchReport& report_;
+  const BenchOptions& options_;
+  measure::Runner& runner_;
+  const std::function<void(const std::string&)>& progress_;
+  const std::string prefix_;
+  SubgraphBench bench_;
+  std::optional<scheduler::Space> space_;
+  std::string space_error_;
+  std::vector<measure::Candidate> candidates_;  // Halide candidates, in row order
+  std::vector<size_t> candidate_rows_;          // their rows
+  bool any_autoscheduler_ = false;
+  measure::BuildBatch batch_;
+  std::vector<LibraryMethod> libraries_;
+  std::vector<size_t> library_rows_;
+  std::shared_ptr<const measure::WorkloadData> data_;
+  BenchInputs inputs_;
+  std::vector<Contender> contenders_;
+};
+
+// The report's header: the device, the threads, the timing protocol, and the roofline.
+BenchReport begin_report(const targets::Device& device, const BenchOptions& options,
+                         const std::function<void(const std::string&)>& progress) {
   BenchReport report;
   report.device_key = targets::device_key(device);
   report.device_description = targets::describe(device);
@@ -97,203 +367,38 @@ BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, 
   report.timing = options.timing;
   report.rounds = std::max(1, options.rounds);
   if (const char* policy = std::getenv("OMP_WAIT_POLICY")) report.openmp_wait_policy = policy;
-
   progress("measuring the roofline (peak FLOP/s, triad bandwidth) with " + std::to_string(report.threads) + " threads");
   RooflineOptions roofline = options.roofline;
   roofline.threads = report.threads;
   if (roofline.llc_bytes <= 0) roofline.llc_bytes = device.llc_bytes;
   report.roofline = measure_roofline(roofline);
   progress(report.roofline.describe());
+  return report;
+}
 
+// The Runner every Halide method is measured with: the same threads, timing and inputs.
+measure::RunOptions bench_run_options(const BenchReport& report, const BenchOptions& options) {
   measure::RunOptions run_options;
   run_options.threads = report.threads;
   run_options.timing = options.timing;
   run_options.timeout_slowdown = 1e9;  // every method gets the same absolute limit
   run_options.timeout_cap_ms = options.run_timeout_ms;
   run_options.input_seed = options.input_seed;
-  measure::Runner runner(run_options);
-  const scheduler::TargetInfo target_info = scheduler::target_info_from_device(device);
+  return run_options;
+}
 
+}  // namespace
+
+BenchReport run_bench(const std::vector<const subgraphs::Subgraph*>& subgraphs, tuning_db::TuningDb* db,
+                      const targets::Device& device, const BenchOptions& options,
+                      const std::function<void(const std::string&)>& progress,
+                      const std::function<void(const BenchReport&, const SubgraphBench&)>& on_subgraph) {
+  check_methods(options);
+  BenchReport report = begin_report(device, options, progress);
+  measure::Runner runner(bench_run_options(report, options));
+  const scheduler::TargetInfo target = scheduler::target_info_from_device(device);
   for (const subgraphs::Subgraph* sg : subgraphs) {
-    SubgraphBench bench;
-    bench.name = sg->name();
-    bench.workload_key = sg->key().key;
-    bench.flops = sg->flops();
-    bench.bytes = sg->compulsory_bytes();
-    bench.roofline_ns = report.roofline.time_ns(bench.flops, bench.bytes);
-    const std::string prefix = sg->name() + ": ";
-
-    // Halide candidates: ktune's best, its heuristic, the autoschedulers.
-    std::vector<measure::Candidate> candidates;
-    std::vector<size_t> candidate_rows;
-    auto add_row = [&](const std::string& method, const std::string& status, const std::string& detail) {
-      MethodRow row;
-      row.method = method;
-      row.status = status;
-      row.detail = detail;
-      if (status != "ok") {
-        row.result.status = status == "timeout" ? measure::MeasureStatus::kBuildTimeout
-                            : status == "crash" ? measure::MeasureStatus::kCrash
-                                                : measure::MeasureStatus::kBuildError;
-        row.result.message = detail;
-      }
-      bench.rows.push_back(row);
-      return bench.rows.size() - 1;
-    };
-    std::optional<scheduler::Space> space;
-    std::string space_error;
-    if (wanted(options, "ktune") || wanted(options, "ktune-heuristic")) {
-      try {
-        space.emplace(scheduler::analyze(*sg, target_info));
-      } catch (const std::exception& e) {
-        space_error = std::string("analysis failed: ") + e.what();
-      }
-    }
-    if (wanted(options, "ktune")) {
-      std::optional<tuning_db::BestEntry> best;
-      if (db) best = db->best(sg->key().key, report.device_key);
-      if (!best) {
-        add_row("ktune", "unsupported", "not tuned: the database has no ok measurement of this workload on this device");
-      } else if (!space) {
-        add_row("ktune", "failed", space_error);
-      } else {
-        try {
-          const scheduler::Schedule schedule =
-              schedule_store::parse_stored_schedule(best->schedule_json, "schedule " + best->schedule_hash);
-          candidates.push_back({sg, best->schedule_hash, scheduler::make_applier(schedule, space->analysis()), "ktune"});
-          candidate_rows.push_back(add_row("ktune", "ok",
-                                           "schedule " + best->schedule_hash.substr(0, 12) + ", best of " +
-                                               std::to_string(best->candidates) + " measured"));
-        } catch (const std::exception& e) {
-          add_row("ktune", "failed", std::string("stored schedule unusable: ") + e.what());
-        }
-      }
-    }
-    if (wanted(options, "ktune-heuristic")) {
-      if (!space) {
-        add_row("ktune-heuristic", "failed", space_error);
-      } else {
-        const scheduler::Schedule h = space->heuristic();
-        candidates.push_back({sg, h.hash(), scheduler::make_applier(h, space->analysis()), "ktune-heuristic"});
-        candidate_rows.push_back(add_row("ktune-heuristic", "ok", "schedule " + h.hash().substr(0, 12)));
-      }
-    }
-    if (wanted(options, "hand")) {
-      // A Generator's own schedule, as its author wrote it.
-      if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(sg)) {
-        measure::Candidate hand{sg, "hand", nullptr, "hand"};
-        hand.build = [gen] { return gen->build_with_own_schedule(); };
-        candidates.push_back(hand);
-        candidate_rows.push_back(add_row("hand", "ok", "the Generator's own schedule (auto_schedule=false)"));
-      } else {
-        add_row("hand", "unsupported", "not a Generator: a spec has no schedule of its own");
-      }
-    }
-    bool any_autoscheduler = false;
-    for (const std::string& name : autoscheduler_names()) {
-      if (!wanted(options, name)) continue;
-      const std::string params = "machine params " + report.machine_params.to_string();
-      const std::string load_error = load_autoscheduler(name, options.plugin_dir);
-      if (!load_error.empty()) {
-        add_row(name, "failed", load_error);
-        continue;
-      }
-      progress(prefix + name + " scheduling and compiling in a child process");
-      const ProbeResult probe =
-          probe_autoscheduler(*sg, name, report.machine_params, "", options.autoscheduler_timeout_ms);
-      if (probe.status != "ok") {
-        progress(prefix + probe.message);
-        add_row(name, probe.status, probe.message + "; " + params);
-        continue;
-      }
-      candidates.push_back(autoscheduler_candidate(*sg, name, report.machine_params, ""));
-      candidate_rows.push_back(add_row(name, "ok", params + "; scheduled and compiled in " + format_ms(probe.wall_ms)));
-      any_autoscheduler = true;
-    }
-
-    // Build the Halide candidates together.
-    measure::BuildBatch batch;
-    if (!candidates.empty()) {
-      progress(prefix + "building " + std::to_string(candidates.size()) + " Halide kernels");
-      measure::BuildOptions build_options;
-      build_options.timeout_ms = options.autoscheduler_timeout_ms;
-      std::optional<QuietStderr> quiet;
-      if (any_autoscheduler) quiet.emplace();
-      batch = measure::build_candidates(candidates, build_options);
-    }
-
-    // Library baselines.
-    std::vector<LibraryMethod> libraries;
-    std::shared_ptr<const measure::WorkloadData> data;
-    BenchInputs inputs;
-    const auto* spec_sg = dynamic_cast<const subgraphs::SpecSubgraph*>(sg);
-    const PlanMatch match =
-        spec_sg ? match_library_plan(spec_sg->spec()) : PlanMatch{std::nullopt, "a Generator, not a spec"};
-    if (wanted(options, "openblas")) libraries.push_back(openblas_method(match));
-    if (wanted(options, "onednn")) libraries.push_back(onednn_method(match));
-    std::vector<size_t> library_rows;
-    for (const LibraryMethod& lib : libraries) {
-      library_rows.push_back(add_row(lib.method, lib.unsupported.empty() ? "ok" : "unsupported",
-                                     lib.unsupported.empty() ? lib.routine : lib.unsupported));
-    }
-    const bool any_library =
-        std::any_of(libraries.begin(), libraries.end(), [](const LibraryMethod& l) { return l.unsupported.empty(); });
-    if (any_library) {
-      progress(prefix + "preparing inputs and the reference for the libraries");
-      data = runner.workload_data(*sg);  // the same inputs and reference the Runner uses
-      for (const auto& b : data->inputs) inputs.inputs.push_back(static_cast<const float*>(b.data()));
-      inputs.output = sg->outputs().front();
-      if (!data->reference.empty()) inputs.reference = &data->reference.front();
-    }
-
-    // The contenders, measured in interleaved rounds.
-    std::vector<Contender> contenders;
-    for (size_t i = 0; i < batch.candidates.size(); ++i) {
-      Contender c;
-      c.row = candidate_rows[i];
-      c.built = &batch.candidates[i];
-      if (!c.built->build.ok()) {
-        bench.rows[c.row].status = bench_status(c.built->build);
-        bench.rows[c.row].result = c.built->build;
-        bench.rows[c.row].detail = "build: " + c.built->build.message + "; " + bench.rows[c.row].detail;
-        continue;
-      }
-      contenders.push_back(c);
-    }
-    for (size_t i = 0; i < libraries.size(); ++i) {
-      if (!libraries[i].unsupported.empty()) continue;
-      if (!inputs.reference) {
-        bench.rows[library_rows[i]].status = "failed";
-        bench.rows[library_rows[i]].detail = data ? data->reference_error : "no reference";
-        continue;
-      }
-      Contender c;
-      c.row = library_rows[i];
-      c.library = &libraries[i];
-      contenders.push_back(c);
-    }
-    for (int round = 0; round < report.rounds; ++round) {
-      for (Contender& c : contenders) {
-        if (c.failed) continue;
-        progress(prefix + "round " + std::to_string(round + 1) + "/" + std::to_string(report.rounds) + ": " +
-                 bench.rows[c.row].method);
-        measure::MeasureResult r =
-            c.built ? runner.run(*c.built)
-                    : run_library_method(*c.library, inputs, report.threads, options.timing, options.run_timeout_ms);
-        if (!r.ok()) c.failed = true;
-        c.runs.push_back(r);
-      }
-    }
-    for (Contender& c : contenders) {
-      MethodRow& row = bench.rows[c.row];
-      row.result = measure::combine_rounds(c.runs);
-      row.status = bench_status(row.result);
-      if (!row.result.ok()) row.detail = row.result.message + "; " + row.detail;
-    }
-    for (const MethodRow& row : bench.rows) {
-      progress(prefix + row.method + ": " + (row.status == "ok" ? measure::describe(row.result) : row.status + ": " + row.detail));
-    }
-    report.subgraphs.push_back(bench);
+    report.subgraphs.push_back(SubgraphRun(*sg, report, options, runner, progress).run(db, target));
     if (on_subgraph) on_subgraph(report, report.subgraphs.back());
   }
   return report;

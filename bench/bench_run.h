@@ -37,6 +37,9 @@ struct BenchOptions {
   int rounds = 3;
   // Methods to run (names from bench_method_names()); empty means all.
   std::vector<std::string> methods;
+  // Folder of schedules written by hand, one per subgraph (<name>.json, ktune schedule JSON):
+  // the "expert" method. Empty: the method is not run.
+  std::string expert_dir;
   // Limit of one autoscheduler scheduling and compiling one subgraph, milliseconds.
   double autoscheduler_timeout_ms = 300000;
   // Limit of one isolated timed run of any method, milliseconds.

@@ -98,6 +98,10 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
       }
     }
     c.reduction_inside_tiles = rng.chance(0.75);
+    const int64_t reduction_loops = std::count_if(sa.loops.begin(), sa.loops.end(), [](const LoopAnalysis& l) {
+      return l.is_reduction;
+    });
+    if (sa.rfactor_ok && reduction_loops >= 2 && c.reduction_split == 0) c.reverse_reductions = rng.chance(0.3);
     const bool starved = sa.pure_iterations() < 2 * t.cores;
     if (sa.rfactor_ok && c.reduction_split > 0 && rng.chance(starved ? 0.7 : 0.05)) c.rfactor = rng.chance(0.5);
   }

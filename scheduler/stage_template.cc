@@ -1,5 +1,7 @@
 #include "scheduler/stage_template.h"
 
+#include <algorithm>
+
 namespace ktune::scheduler {
 namespace {
 
@@ -68,6 +70,10 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
       red.push_back(r.name);
     }
   }
+
+  // Halide reorders the reduction loops of an associative update, where the order cannot
+  // change the result (validate_structure.cc).
+  if (c.reverse_reductions && sa.rfactor_ok && red_split_inner.empty()) std::reverse(red.begin(), red.end());
 
   if (c.rfactor && !red_split_inner.empty() && sa.rfactor_ok) {
     st.rfactor = RFactor{*c.rfactor ? red_split_inner : red_split_outer, *c.rfactor};

@@ -22,6 +22,8 @@ struct TilingChoice {
   int64_t reduction_split = 0;  // split of the innermost reduction loop; 0 = none
   bool reduction_inside_tiles = true;  // updates: the reduction loops sit between the inner
                                        // (register) tile and the outer tiles; otherwise innermost
+  bool reverse_reductions = false;  // associative updates with unsplit reduction loops: their order
+                                    // reversed (a convolution's window inside its input channels)
   int parallel_loops = 0;       // outermost loops fused and run in parallel; 0 = serial
   std::optional<bool> rfactor;  // rfactor the split reduction: false = outer piece (parallel),
                                 // true = inner piece (vectorized partial results)

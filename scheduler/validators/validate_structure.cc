@@ -11,7 +11,9 @@
 namespace ktune::scheduler {
 namespace {
 
-// Reduction pieces keep their original relative order (Halide will not reorder RVars).
+// Reduction pieces keep their original relative order: Halide reorders the RVars of an
+// update only when it is associative (f = f + e, *, min, max), where the order cannot change
+// the result, e.g. a convolution's input channels outside its window.
 std::optional<std::string> check_reduction_order(const LoopNest& nest, const StageAnalysis& sa) {
   std::vector<std::string> origins;  // origins of reduction pieces, innermost first
   std::vector<bool> outer;           // whether the piece is an outer piece
@@ -28,7 +30,7 @@ std::optional<std::string> check_reduction_order(const LoopNest& nest, const Sta
       if (n.origin == l.name && n.is_reduction) expected.push_back(l.name);
     }
   }
-  if (origins != expected) return "reduction loops are reordered relative to each other";
+  if (origins != expected && !sa.rfactor_ok) return "reduction loops are reordered relative to each other";
   for (size_t i = 0; i + 1 < origins.size(); ++i) {
     if (origins[i] == origins[i + 1] && outer[i] && !outer[i + 1]) {
       return "an outer reduction piece is inside its inner piece";

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "tests/scheduler/test_support.h"
@@ -90,6 +91,25 @@ TEST(Space, HeuristicFollowsTheRules) {
   const Space ms(analyze(*mlp, testing::test_target()));
   EXPECT_EQ(ms.heuristic().find("pre")->compute.kind, ComputeLocation::Kind::kInline);
   EXPECT_EQ(ms.heuristic().find("xw")->compute.kind, ComputeLocation::Kind::kInline);
+}
+
+// The window of a convolution inside its input channels, as oneDNN orders its loops: the
+// sampler offers the reversed order of an associative update's reduction loops.
+TEST(Space, SamplesReorderTheReductionLoopsOfAnAssociativeUpdate) {
+  const auto sg = testing::suite_subgraph("conv3x3_relu");
+  const Space space(analyze(*sg, testing::test_target()));
+  Rng rng(3);
+  int reversed = 0;
+  for (int i = 0; i < 200; ++i) {
+    const std::optional<Schedule> s = space.sample(rng);
+    if (!s) continue;
+    for (const StageSchedule& st : s->find("conv_acc")->stages) {
+      const auto window = std::find(st.order.begin(), st.order.end(), "r$z");
+      const auto channels = std::find(st.order.begin(), st.order.end(), "r$x");
+      if (window != st.order.end() && channels != st.order.end() && window < channels) ++reversed;
+    }
+  }
+  EXPECT_GE(reversed, 5);
 }
 
 TEST(Space, SamplingIsDeterministicPerSeedAndVaried) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "subgraphs/pipeline_subgraph.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -144,6 +145,47 @@ TEST_F(ValidatorsTest, RFactorOnlyOnAssociativeReductionLoops) {
   pure.rfactor = RFactor{"x_o", false};
   s.find("C")->stages = {pure};
   EXPECT_THAT(reason(s), HasSubstr("rfactor needs an associative reduction"));
+}
+
+// The reduction loops of an associative update may be reordered (a convolution's input
+// channels outside its window, as oneDNN orders them); those of any other update may not.
+TEST_F(ValidatorsTest, OnlyAnAssociativeUpdateReordersItsReductionLoops) {
+  const auto conv = testing::suite_subgraph("conv3x3_relu");
+  const Space space(analyze(*conv, testing::test_target()));
+  Schedule s = space.naive();
+  StageSchedule update;
+  update.stage = 1;
+  update.order = {"x", "y", "r$z", "r$y", "r$x", "c", "n"};  // the window inside the channels
+  s.find("conv_acc")->stages = {update};
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  const ApplyResult applied = apply(s, *conv, space.analysis());
+  ASSERT_TRUE(applied.ok) << applied.error;
+  EXPECT_FALSE(lower(applied, testing::test_target().halide_target)) << "Halide reorders them too";
+
+  // f(y) = f(y) * 0.5 + in(r.x, r.y, y) is not associative: its order is the algorithm's.
+  const subgraphs::PipelineSubgraph decay(
+      "decay2d",
+      [] {
+        Halide::ImageParam in(Halide::Float(32), 3, "in");
+        Halide::Func f("decay2d");
+        Halide::Var y("y");
+        Halide::RDom r(0, 8, 0, 8, "r");
+        f(y) = 0.0f;
+        f(y) = f(y) * 0.5f + in(r.x, r.y, y);
+        f.set_estimate(y, 0, 16);
+        in.dim(0).set_estimate(0, 8);
+        in.dim(1).set_estimate(0, 8);
+        in.dim(2).set_estimate(0, 16);
+        return Halide::Pipeline(f);
+      },
+      "test", "pipeline decay2d");
+  const Space ds(analyze(decay, testing::test_target()));
+  Schedule d = ds.naive();
+  StageSchedule swapped;
+  swapped.stage = 1;
+  swapped.order = {"r$y", "r$x", "y"};
+  d.find("decay2d")->stages = {swapped};
+  EXPECT_THAT(ds.validate(d).value_or(""), HasSubstr("reduction loops are reordered relative to each other"));
 }
 
 // Halide computes an rfactor's intermediate at root: a producer it reads computed inside a

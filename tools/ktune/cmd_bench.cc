@@ -1,8 +1,8 @@
 // `ktune bench SPEC... --db F [--device host] [--threads N] [--format text|json|markdown]
-//  [--methods LIST] [--rounds N] [--min-repeats N] [--repeat-min-ms N] ...`
-// Measures ktune's best stored schedule and its heuristic schedule against Halide's
-// autoschedulers, OpenBLAS and oneDNN, with one protocol, and against the device's roofline
-// (tools/bench/bench_run.h). Every row is stored in the database as a bench result (all rows
+//  [--methods LIST] [--expert-dir DIR] [--rounds N] [--min-repeats N] [--repeat-min-ms N] ...`
+// Measures ktune's best stored schedule and its heuristic schedule (and, with --expert-dir,
+// a schedule written by hand) against Halide's autoschedulers, OpenBLAS and oneDNN, with one
+// protocol, and against the device's roofline (bench/bench_run.h). Every row is stored in the database as a bench result (all rows
 // of one invocation share a uuid); the table goes to stdout, progress to stderr.
 // Exit code 0 when the bench ran (a method's failure is a row, not an error), 2 for bad
 // input.
@@ -45,6 +45,7 @@ struct BenchCliOptions {
   int threads = 0;                 // every method's threads; 0 = every core
   std::string format = "text";     // text, json or markdown
   std::string methods;             // comma-separated subset; empty = all
+  std::string expert_dir;          // hand-written schedules, <subgraph name>.json; empty: none
   int rounds = 3;                  // interleaved rounds
   int min_repeats = 10;            // timed runs at least
   double repeat_min_ms = 200;      // timed for at least this long
@@ -168,6 +169,7 @@ int run_bench_command(const BenchCliOptions& opt) {
   options.threads = opt.threads;
   options.rounds = opt.rounds;
   options.methods = split_list(opt.methods);
+  options.expert_dir = opt.expert_dir;
   options.timing.min_repeats = opt.min_repeats;
   options.timing.min_total_ms = opt.repeat_min_ms;
   options.timing.max_repeats = std::max(options.timing.max_repeats, opt.min_repeats);
@@ -246,8 +248,10 @@ CommandRunner register_bench(CLI::App& sub) {
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
   sub.add_option("--methods", opt->methods,
-                 "comma-separated subset of ktune,ktune-heuristic,Adams2019,Mullapudi2016,Li2018,openblas,onednn "
-                 "(default: all)");
+                 "comma-separated subset of ktune,ktune-heuristic,expert,Adams2019,Mullapudi2016,Li2018,openblas,"
+                 "onednn (default: all)");
+  sub.add_option("--expert-dir", opt->expert_dir,
+                 "folder of schedules written by hand, <subgraph name>.json each: the \"expert\" method (bench/expert)");
   sub.add_option("--rounds", opt->rounds, "interleaved rounds per method")->check(CLI::Range(1, 1000))->capture_default_str();
   check_timing_flags(
       sub.add_option("--repeat-min-ms", opt->repeat_min_ms, "time each method for at least this many ms per round")
