@@ -1,4 +1,4 @@
-// Tests of tools/bench/bench_table.cc: the ratio convention, geometric means over the
+// Tests of bench/bench_table.cc: the ratio convention, geometric means over the
 // subgraphs where both methods are ok, and failures shown rather than hidden.
 #include "bench/bench_table.h"
 

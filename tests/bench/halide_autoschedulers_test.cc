@@ -1,4 +1,4 @@
-// Tests of tools/bench/halide_autoschedulers.cc: machine parameters from the device, the
+// Tests of bench/halide_autoschedulers.cc: machine parameters from the device, the
 // Debian plugins loading, and each autoscheduler probed in a child on a tiny matmul giving
 // ok (or an explicit failure), while a missing plugin is an error with the path.
 #include "bench/halide_autoschedulers.h"

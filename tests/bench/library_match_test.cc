@@ -1,4 +1,4 @@
-// Tests of tools/bench/library_match.cc on the shapes of the public suite's subgraphs.
+// Tests of bench/library_match.cc on the shapes of the public suite's subgraphs.
 #include "bench/library_match.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of tools/bench/library_runner.cc and the two library baselines: a verified timing
+// Tests of bench/library_runner.cc and the two library baselines: a verified timing
 // for OpenBLAS and oneDNN on tiny subgraphs, a wrong output flagged as wrong_result, and a
 // crashing library reported as a crash instead of ending the bench.
 #include "bench/library_runner.h"

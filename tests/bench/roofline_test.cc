@@ -1,4 +1,4 @@
-// Tests of tools/bench/roofline.cc: the microbenchmarks give positive, finite limits and
+// Tests of bench/roofline.cc: the microbenchmarks give positive, finite limits and
 // the roofline time is the larger of the compute and memory bounds.
 #include "bench/roofline.h"
 

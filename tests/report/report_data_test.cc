@@ -1,4 +1,4 @@
-// Tests of tools/ktune/report/report_data.cc: collect_report() on a real SQLite file written
+// Tests of report/report_data.cc: collect_report() on a real SQLite file written
 // through TuningDb: summary figures, filters and their errors, and the latest bench rows.
 #include "report/report_data.h"
 

@@ -1,4 +1,4 @@
-// Tests of tools/ktune/report/report_html.cc: the page holds the embedded assets and the data,
+// Tests of report/report_html.cc: the page holds the embedded assets and the data,
 // and no workload name can close the data's <script> block or change what JSON.parse reads.
 #include "report/report_html.h"
 

@@ -1,4 +1,4 @@
-// Tests of tools/ktune/report/report_series.cc: the tuning curve, the time histogram, the
+// Tests of report/report_series.cc: the tuning curve, the time histogram, the
 // status counts and the predicted-vs-measured ranks, on measurement histories built in memory.
 #include "report/report_series.h"
 
