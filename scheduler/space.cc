@@ -89,6 +89,16 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
     const int64_t vectors_per_row = std::max<int64_t>(1, c.vector_width / std::max(1, lanes));
     c.unroll_second = c.second_tile * vectors_per_row <= t.vector_registers / 2 && rng.chance(reduction ? 0.7 : 0.3);
   }
+  const LoopAnalysis* z = sa.pure_loop(2);
+  if (z && z->extent >= 4 && rng.chance(0.3)) {
+    // A tile of the third loop (a convolution's output channels): unrolled, a register tile
+    // across it, as oneDNN holds a block of output channels in registers.
+    const std::vector<int64_t> tiles = powers_of_two(2, std::min<int64_t>(z->extent / 2, 16));
+    if (!tiles.empty()) c.third_tile = rng.pick(tiles);
+    const int64_t vectors_per_row = std::max<int64_t>(1, c.vector_width / std::max(1, lanes));
+    const int64_t rows = c.unroll_second ? c.second_tile : 1;
+    c.unroll_third = rows * c.third_tile * vectors_per_row <= t.vector_registers / 2 && rng.chance(0.6);
+  }
   if (reduction) {
     for (const LoopAnalysis& l : sa.loops) {
       if (l.is_reduction) {

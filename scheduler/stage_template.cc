@@ -54,7 +54,18 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
       outer.push_back(y.name);
     }
   }
-  for (size_t i = 2; i < pure.size(); ++i) outer.push_back(pure[i]->name);
+  if (pure.size() > 2) {
+    const LoopAnalysis& z = *pure[2];
+    if (c.third_tile >= 2 && c.third_tile < z.extent) {
+      st.splits.push_back({z.name, piece(z.name, "_o"), piece(z.name, "_i"), c.third_tile});
+      inner.push_back(piece(z.name, "_i"));
+      outer.push_back(piece(z.name, "_o"));
+      if (c.unroll_third && c.third_tile <= 16) st.unroll.push_back(piece(z.name, "_i"));
+    } else {
+      outer.push_back(z.name);
+    }
+  }
+  for (size_t i = 3; i < pure.size(); ++i) outer.push_back(pure[i]->name);
 
   std::vector<std::string> red;  // reduction pieces, innermost first
   std::string red_split_inner, red_split_outer;
