@@ -7,6 +7,20 @@ namespace {
 
 std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
 
+// Splits `loop` by `tile` into an inner piece (unrolled when asked: a register tile) and an
+// outer one; a tile that does not fit leaves the loop whole among the outer loops.
+void tile_loop(const LoopAnalysis& loop, int64_t tile, bool unroll, StageSchedule& st, std::vector<std::string>& inner,
+               std::vector<std::string>& outer) {
+  if (tile < 2 || tile >= loop.extent) {
+    outer.push_back(loop.name);
+    return;
+  }
+  st.splits.push_back({loop.name, piece(loop.name, "_o"), piece(loop.name, "_i"), tile});
+  inner.push_back(piece(loop.name, "_i"));
+  outer.push_back(piece(loop.name, "_o"));
+  if (unroll && tile <= 16) st.unroll.push_back(piece(loop.name, "_i"));
+}
+
 }  // namespace
 
 StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
@@ -43,28 +57,8 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
       inner.push_back(v.name);
     }
   }
-  if (pure.size() > 1) {
-    const LoopAnalysis& y = *pure[1];
-    if (c.second_tile >= 2 && c.second_tile < y.extent) {
-      st.splits.push_back({y.name, piece(y.name, "_o"), piece(y.name, "_i"), c.second_tile});
-      inner.push_back(piece(y.name, "_i"));
-      outer.push_back(piece(y.name, "_o"));
-      if (c.unroll_second && c.second_tile <= 16) st.unroll.push_back(piece(y.name, "_i"));
-    } else {
-      outer.push_back(y.name);
-    }
-  }
-  if (pure.size() > 2) {
-    const LoopAnalysis& z = *pure[2];
-    if (c.third_tile >= 2 && c.third_tile < z.extent) {
-      st.splits.push_back({z.name, piece(z.name, "_o"), piece(z.name, "_i"), c.third_tile});
-      inner.push_back(piece(z.name, "_i"));
-      outer.push_back(piece(z.name, "_o"));
-      if (c.unroll_third && c.third_tile <= 16) st.unroll.push_back(piece(z.name, "_i"));
-    } else {
-      outer.push_back(z.name);
-    }
-  }
+  if (pure.size() > 1) tile_loop(*pure[1], c.second_tile, c.unroll_second, st, inner, outer);
+  if (pure.size() > 2) tile_loop(*pure[2], c.third_tile, c.unroll_third, st, inner, outer);
   for (size_t i = 3; i < pure.size(); ++i) outer.push_back(pure[i]->name);
 
   std::vector<std::string> red;  // reduction pieces, innermost first
