@@ -31,6 +31,7 @@ StoredLookup find_stored_best(tuning_db::TuningDb& db, const std::string& worklo
     out.reason = "no ok measurement on device " + device_key;
     return out;
   }
+  out.measured = true;
   try {
     out.stored = stored_schedule_of(std::move(*best), db.path());
   } catch (const std::exception& e) {

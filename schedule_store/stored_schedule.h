@@ -38,6 +38,7 @@ StoredSchedule stored_schedule_of(tuning_db::BestEntry entry, const std::string&
 // The best of a workload on a device, or the reason there is none usable.
 struct StoredLookup {
   std::optional<StoredSchedule> stored;  // set when the database has a parseable best
+  bool measured = false;                 // the database has an ok measurement (its best may not parse)
   std::string reason;                    // when not: "no ok measurement on device KEY", or the parse error
 };
 StoredLookup find_stored_best(tuning_db::TuningDb& db, const std::string& workload_key, const std::string& device_key);

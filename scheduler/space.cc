@@ -81,12 +81,12 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
       if (!tiles.empty()) c.inner_tile = rng.pick(tiles);
     }
   }
+  // An unrolled register tile keeps its vectors in registers: at most half the register file
+  // (8 rows of one vector with AVX2's 16 registers, 16 with AVX-512's or AArch64's 32).
+  const int64_t vectors_per_row = std::max<int64_t>(1, c.vector_width / std::max(1, lanes));
   if (y && y->extent >= 2 && rng.chance(0.7)) {
     const std::vector<int64_t> tiles = powers_of_two(2, std::min<int64_t>(y->extent, 64));
     if (!tiles.empty()) c.second_tile = rng.pick(tiles);
-    // An unrolled tile of rows keeps its vectors in registers: at most half the register file
-    // (8 rows of one vector with AVX2's 16 registers, 16 with AVX-512's or AArch64's 32).
-    const int64_t vectors_per_row = std::max<int64_t>(1, c.vector_width / std::max(1, lanes));
     c.unroll_second = c.second_tile * vectors_per_row <= t.vector_registers / 2 && rng.chance(reduction ? 0.7 : 0.3);
   }
   const LoopAnalysis* z = sa.pure_loop(2);
@@ -95,7 +95,6 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
     // across it, as oneDNN holds a block of output channels in registers.
     const std::vector<int64_t> tiles = powers_of_two(2, std::min<int64_t>(z->extent / 2, 16));
     if (!tiles.empty()) c.third_tile = rng.pick(tiles);
-    const int64_t vectors_per_row = std::max<int64_t>(1, c.vector_width / std::max(1, lanes));
     const int64_t rows = c.unroll_second ? c.second_tile : 1;
     c.unroll_third = rows * c.third_tile * vectors_per_row <= t.vector_registers / 2 && rng.chance(0.6);
   }

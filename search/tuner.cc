@@ -1,7 +1,8 @@
 // Entry point: Tuner::run. It prepares one Task per subgraph (analysis, space, features,
-// database state), then loops: pick a task (TaskScheduler), propose candidates
-// (EvolutionarySearch), build them in parallel and run each alone (measure/), commit each
-// result (TuningDb), retrain the cost model, report progress.
+// database state; search/internal/tuning_task.h), then loops as the steps of a TuningRun:
+// pick a task (TaskScheduler), propose candidates (EvolutionarySearch), build them in
+// parallel and run each alone (measure/), commit each result (TuningDb), retrain the cost
+// model, report progress.
 #include "search/tuner.h"
 
 #include <signal.h>
@@ -14,7 +15,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 
 #include "common/error.h"
 #include "cost_model/analytical_model.h"
@@ -25,9 +25,9 @@
 #include "measure/retime.h"
 #include "measure/runner.h"
 #include "schedule_store/db_records.h"
-#include "schedule_store/stored_schedule.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
+#include "search/internal/tuning_task.h"
 #include "search/progress.h"
 #include "search/task_probe.h"
 #include "search/task_scheduler.h"
@@ -40,35 +40,17 @@ namespace {
 
 using scheduler::Schedule;
 namespace db = tuning_db;
+using internal::count_result;
+using internal::give_up_if_nothing_runs;
+using internal::load_task_state;
+using internal::propose_round;
+using internal::stored_best_ns;
+using internal::Task;
+using internal::typical_build_s;
 
 constexpr int kMinSamplesToTrain = 16;  // ok measurements before the learned model replaces the analytical one
 constexpr int kNewSamplesToRetrain = 4; // new ok measurements between retrainings
 constexpr double kProbeTimeoutMs = 120000;  // analysis, space and features of one subgraph, in a child
-
-// One subgraph being tuned.
-struct Task {
-  std::unique_ptr<subgraphs::Subgraph> subgraph;
-  std::unique_ptr<scheduler::Space> space;
-  std::unique_ptr<cost_model::FeatureExtractor> features;
-  int64_t workload_id = 0;
-  std::set<std::string> measured;     // hashes measured on this device, any status
-  std::vector<Schedule> seeds;        // database best, heuristic, naive, same family at other shapes
-  std::string heuristic_hash;
-  TaskProgress progress;              // for the scheduler
-  TaskSummary summary;
-  int failed_streak = 0;              // candidates failed in a row since the last ok one
-  std::map<std::string, int> failures;  // messages of that streak, counted
-  std::vector<double> build_s;        // build time of each candidate built in this run, seconds
-};
-
-// What building one candidate of `t` typically takes, in seconds: the median of this run's
-// builds, 0 before the first.
-double typical_build_s(const Task& t) {
-  if (t.build_s.empty()) return 0;
-  std::vector<double> sorted = t.build_s;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
-  return sorted[sorted.size() / 2];
-}
 
 // A candidate whose first timing beats the best is timed kConfirmRuns more times and its
 // timings combined: one lucky timing must not become the best that tune prints and the
@@ -82,30 +64,6 @@ measure::MeasureResult confirm_new_best(measure::Runner& runner, const measure::
   return measure::combine_rounds(runs);
 }
 
-// The best time of task `t` by the database's rule (tuning_db/best_rule.h): the figure that
-// query, export, report and bench show for it.
-double stored_best_ns(db::TuningDb& store, const Task& t, const std::string& device_key) {
-  const auto best = store.best(t.summary.workload_key, device_key);
-  return best && best->measurement.median_ns ? *best->measurement.median_ns : t.summary.best_ns;
-}
-
-// The most frequent failure message of a streak, shortened to one line.
-std::string most_common(const std::map<std::string, int>& failures) {
-  std::string best;
-  int count = 0;
-  for (const auto& [message, n] : failures) {
-    if (n > count) best = message, count = n;
-  }
-  const size_t line = best.find('\n');
-  if (line != std::string::npos) best = best.substr(0, line);
-  return best.size() > 300 ? best.substr(0, 300) + "..." : best;
-}
-
-// What a failed candidate ran into: its status and message.
-std::string failure_key(const measure::MeasureResult& r) {
-  return std::string(measure::to_string(r.status)) + ": " + r.message;
-}
-
 // True while process `pid` of this host runs (a process of another user counts).
 bool process_alive(int64_t pid) {
   return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
@@ -115,135 +73,6 @@ std::string host_name() {
   char buf[256] = {0};
   if (gethostname(buf, sizeof(buf) - 1) != 0) return "";
   return buf;
-}
-
-
-std::optional<Schedule> parse_schedule(const std::string& json) {
-  try {
-    return schedule_store::parse_stored_schedule(json, "database");
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-// A task's state from the database: its workload row, the schedules measured on this
-// device, the best time (the Runner's incumbent), and the seeds of the search (the
-// database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
-void load_task_state(Task& t, db::TuningDb& store, measure::Runner& runner, const std::string& device_key) {
-  const subgraphs::Subgraph& sg = *t.subgraph;
-  const db::WorkloadRecord w = schedule_store::workload_record(sg);
-  t.workload_id = store.upsert_workload(w);
-  for (const std::string& h : store.measured_schedule_hashes(w.key, device_key)) t.measured.insert(h);
-  t.summary.trials = static_cast<int>(t.measured.size());
-  const Schedule heuristic = t.space->heuristic();
-  t.heuristic_hash = heuristic.hash();
-  for (const db::BestEntry& e : store.top_k(w.key, device_key, 1000)) {
-    if (e.schedule_hash == t.heuristic_hash && e.measurement.median_ns) t.summary.heuristic_ns = *e.measurement.median_ns;
-    if (t.seeds.size() < 32) {
-      if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
-    }
-  }
-  if (auto best = store.best(w.key, device_key); best && best->measurement.median_ns) {
-    t.summary.best_ns = *best->measurement.median_ns;
-    runner.note_incumbent(w.key, t.summary.best_ns);
-    t.progress.best_ns.push_back(t.summary.best_ns);
-  }
-  t.seeds.push_back(heuristic);
-  t.seeds.push_back(t.space->naive());
-  // The same algorithm tuned at other shapes.
-  for (const db::WorkloadRecord& other : store.workloads_in_family(w.family_key)) {
-    if (other.key == w.key) continue;
-    for (const db::BestEntry& e : store.top_k(other.key, device_key, 4)) {
-      if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
-    }
-  }
-}
-
-// The baseline's proposals, up to a batch: fresh valid samples never measured before and, with
-// params.mutate_fraction, mutations of the seeds (the best measured first); with
-// params.naive_first the naive schedule leads when it was never measured.
-void add_random_proposals(const Task& t, const SearchParams& params, scheduler::Rng& rng,
-                          std::vector<Proposal>& proposals) {
-  std::set<std::string> taken = t.measured;
-  for (const Proposal& p : proposals) taken.insert(p.schedule.hash());
-  const auto add = [&](const Schedule& s) {
-    if (taken.insert(s.hash()).second) proposals.push_back({s, std::numeric_limits<double>::quiet_NaN(), true});
-  };
-  if (params.naive_first) add(t.space->naive());
-  for (int tries = 0; static_cast<int>(proposals.size()) < params.batch && tries < 50 * params.batch; ++tries) {
-    std::optional<Schedule> s;
-    if (!t.seeds.empty() && params.mutate_fraction > 0 && rng.chance(params.mutate_fraction)) {
-      const size_t pool = rng.chance(0.5) ? std::max<size_t>(1, t.seeds.size() / 4) : t.seeds.size();
-      s = t.space->mutate(t.seeds[rng.below(static_cast<int64_t>(pool))], rng);
-    } else {
-      s = t.space->sample(rng);
-    }
-    if (s) add(*s);
-  }
-}
-
-// A round's proposals for task `t`: the heuristic first if it was never measured, then the
-// evolutionary search's picks, or fresh random samples for a random-search run (and for a
-// round whose search failed: the model or the features must not end an overnight run).
-std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const cost_model::CostModel& scorer,
-                                    scheduler::Rng& rng, Progress& progress) {
-  EvolutionarySearch search(*t.space, *t.features, params);
-  std::vector<Proposal> proposals;
-  if (!t.measured.count(t.heuristic_hash)) {
-    proposals.push_back({t.space->heuristic(), std::numeric_limits<double>::quiet_NaN(), false});
-  }
-  bool random_round = params.random_search;
-  std::vector<Proposal> searched;
-  if (!random_round) {
-    try {
-      searched = search.propose(t.seeds, t.measured, scorer, rng);
-    } catch (const std::exception& e) {
-      progress.note(std::string("ktune: search failed, measuring random samples this round: ") + e.what());
-      random_round = true;
-    }
-  }
-  if (random_round) {
-    add_random_proposals(t, params, rng, proposals);
-  } else {
-    for (Proposal& p : searched) {
-      if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
-    }
-  }
-  return proposals;
-}
-
-// One measured candidate of task `t` in its summary, its round's record and its failure
-// streak; a new best becomes the search's first seed.
-void count_result(Task& t, const Proposal& p, const measure::MeasureResult& r, RoundRecord& record) {
-  ++t.summary.trials;
-  ++t.summary.trials_this_run;
-  ++record.measured;
-  if (r.ok()) {
-    ++record.ok;
-    ++t.summary.ok_this_run;
-    if (record.round_best_ns < 0 || r.median_ns < record.round_best_ns) record.round_best_ns = r.median_ns;
-    if (t.summary.first_ns < 0) t.summary.first_ns = r.median_ns;
-    if (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns) {
-      t.summary.best_ns = r.median_ns;
-      t.seeds.insert(t.seeds.begin(), p.schedule);
-    }
-    if (p.schedule.hash() == t.heuristic_hash) t.summary.heuristic_ns = r.median_ns;
-    t.failed_streak = 0;
-    t.failures.clear();
-  } else {
-    ++t.failed_streak;
-    ++t.failures[failure_key(r)];
-  }
-  t.summary.best_history.push_back(t.summary.best_ns);
-}
-
-// True (and the reason in t.summary.stopped) when nothing of task `t` ever ran and its last
-// `streak` candidates all failed: the rest of the budget is better spent elsewhere.
-bool give_up_if_nothing_runs(Task& t, int streak) {
-  if (t.summary.best_ns >= 0 || t.failed_streak < streak) return false;
-  t.summary.stopped = "stopped after " + std::to_string(t.failed_streak) +
-                      " candidates in a row failed and none ever ran; most often: " + most_common(t.failures);
-  return true;
 }
 
 // The tuning database, created if missing, stamped with this build's versions.

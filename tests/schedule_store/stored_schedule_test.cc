@@ -47,6 +47,7 @@ TEST_F(StoredSchedule, TheFastestStoredScheduleComesBackParsedWithItsMeasurement
 
   const StoredLookup found = find_stored_best(db, sg_->key().key, targets::device_key(host_));
   ASSERT_TRUE(found.stored) << found.reason;
+  EXPECT_TRUE(found.measured);
   EXPECT_EQ(found.stored->entry.schedule_hash, fast);
   EXPECT_EQ(found.stored->schedule, space_->heuristic());
   EXPECT_DOUBLE_EQ(found.stored->entry.measurement.median_ns.value_or(-1), 3000);
@@ -59,6 +60,7 @@ TEST_F(StoredSchedule, NoMeasurementOnTheDeviceIsAReasonNotAnError) {
   testing::store_measured(db, *sg_, space_->heuristic(), host_, 3000);
   const StoredLookup found = find_stored_best(db, sg_->key().key, "another-device");
   EXPECT_FALSE(found.stored);
+  EXPECT_FALSE(found.measured);
   EXPECT_THAT(found.reason, HasSubstr("no ok measurement on device another-device"));
 }
 

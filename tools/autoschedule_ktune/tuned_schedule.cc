@@ -103,7 +103,7 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
     return r;
   }
   if (!found.stored) {
-    r.untuned = !db->best(r.workload_key, device.key).has_value();
+    r.untuned = !found.measured;
     r.reason = r.untuned ? "no tuned schedule for " + name + " (workload " + r.workload_key + ", " + r.shapes +
                                ") on device " + device.key + " in " + config.db
                          : found.reason;

@@ -207,7 +207,8 @@ int run_best(const DbOptions& o) {
   if (o.top < 1)
     throw UserError(
         format_user_error("--top", "", "expected at least 1, found " + std::to_string(o.top)));
-  TuningDb db = schedule_store::open_tuning_db(o.db, sqlite::OpenMode::kReadOnly, schedule_store::PageCheck::kIfSmall);
+  TuningDb db =
+      schedule_store::open_tuning_db(o.db, sqlite::OpenMode::kReadOnly, schedule_store::PageCheck::kIfSmall);
   std::vector<tuning_db::WorkloadRecord> workloads;
   if (!o.workload.empty()) {
     workloads = db.find_workloads(o.workload);
