@@ -22,7 +22,9 @@ namespace ktune::cost_model {
 
 // Bump whenever a field is added, removed, reordered or computed differently: models store
 // it and a model of another version is refused.
-inline constexpr int kFeatureVersion = 3;  // 2: the gpu group; 3: bytes per element of each buffer's type
+// 2: the gpu group; 3: bytes per element of each buffer's type; 4: rfactor placements and
+// input packs (pipeline group), packed inputs' strides.
+inline constexpr int kFeatureVersion = 4;
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h
@@ -30,13 +32,17 @@ struct FeatureInputs;  // cost_model/internal/feature_inputs.h
 
 // The whole schedule.
 struct PipelineFeatures {
-  static constexpr int kCount = 10;
+  static constexpr int kCount = 14;
   float funcs = 0;             // Funcs in the pipeline
   float stages_run = 0;        // stages that run as loops (stages of inlined Funcs do not)
   float inlined_funcs = 0;     // Funcs computed inline
   float compute_at_funcs = 0;  // Funcs computed at a loop of a consumer
   float root_funcs = 0;        // Funcs computed at root (outputs included)
   float rfactor_stages = 0;    // stages split with rfactor
+  float rfactor_at_func = 0;   // of which with the partial results made beside the Func
+  float rfactor_pure_vector = 0;  // of which streaming rows into vectors of partial results
+  float packed_inputs = 0;     // inputs read through a packed copy
+  float packed_bytes = 0;      // bytes the packs copy
   float points_computed = 0;   // iterations of every running stage times its realizations
   float points_ideal = 0;      // the same with every running stage computed exactly once
   float recompute_ratio = 0;   // points_computed / points_ideal (>= 1 with overlapping tiles)

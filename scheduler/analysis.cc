@@ -101,10 +101,10 @@ int64_t box_extent(const HI::Box& box, size_t d) {
 }
 
 // True if `value` is f(args) op e (or e op f(args)) for op in + * min max, with no other
-// call to f: the update may be split with rfactor.
+// call to f (inside Lets, too): the update may be split with rfactor.
 bool associative_update(const HI::Function& f, const HI::Definition& def) {
   if (def.values().size() != 1 || def.schedule().rvars().empty()) return false;
-  const Halide::Expr& v = def.values()[0];
+  Halide::Expr v = def.values()[0];
   auto is_self = [&](const Halide::Expr& e) {
     const auto* c = e.as<HI::Call>();
     if (!c || c->call_type != HI::Call::Halide || c->name != f.name() || c->args.size() != def.args().size()) return false;
@@ -124,6 +124,12 @@ bool associative_update(const HI::Function& f, const HI::Definition& def) {
   auto check = [&](const Halide::Expr& a, const Halide::Expr& b) {
     return (is_self(a) && !calls_self(b)) || (is_self(b) && !calls_self(a));
   };
+  // Halide binds a repeated subexpression in a Let ((x - mu)^2 is `let t = x - mu in f + t*t`):
+  // look through the Lets whose values do not read f.
+  while (const auto* let = v.as<HI::Let>()) {
+    if (calls_self(let->value)) return false;
+    v = let->body;
+  }
   if (const auto* op = v.as<HI::Add>()) return check(op->a, op->b);
   if (const auto* op = v.as<HI::Mul>()) return check(op->a, op->b);
   if (const auto* op = v.as<HI::Min>()) return check(op->a, op->b);
@@ -504,6 +510,13 @@ int Analysis::index_of(const std::string& name) const {
   return -1;
 }
 
+const InputAnalysis* Analysis::find_input(const std::string& name) const {
+  for (const InputAnalysis& in : inputs) {
+    if (in.name == name) return &in;
+  }
+  return nullptr;
+}
+
 std::string loop_identifier(const std::string& loop) {
   std::string s = loop;
   for (char& c : s) {
@@ -521,6 +534,9 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) 
     analysis.funcs.push_back(analyze_func(pipeline, i, isl, analysis.isl_status));
   }
   record_consumers(analysis.funcs);
+  for (const subgraphs::TensorInfo& in : subgraph.inputs()) {
+    analysis.inputs.push_back({in.name, std::vector<int64_t>(in.shape.rbegin(), in.shape.rend()), subgraphs::bytes_of(in.dtype)});
+  }
   return analysis;
 }
 

@@ -84,14 +84,23 @@ struct FuncAnalysis {
   int single_consumer() const;
 };
 
+// A pipeline input buffer: what a pack of it (scheduler/schedule.h, InputPack) copies.
+struct InputAnalysis {
+  std::string name;              // as in Subgraph::inputs()
+  std::vector<int64_t> extents;  // per dimension, innermost (contiguous) first
+  int element_bytes = 4;         // bytes of one element
+};
+
 class Analysis {
  public:
   std::vector<FuncAnalysis> funcs;  // producers before consumers
+  std::vector<InputAnalysis> inputs;  // in Subgraph::inputs() order
   TargetInfo target;
   std::string isl_status = "ok";    // "ok", or why isl analysis fell back to conservative facts
 
   const FuncAnalysis* find(const std::string& name) const;
   int index_of(const std::string& name) const;  // -1 if absent
+  const InputAnalysis* find_input(const std::string& name) const;  // null if absent
 };
 
 // Builds the subgraph's pipeline once and analyzes it.

@@ -1,5 +1,6 @@
-// Entry points: apply() walks the schedule once, making each Halide scheduling call and
-// writing the same call as C++ text; lower() and loop_nest_text() inspect the result.
+// Entry points: apply() walks the schedule once (compute locations, input packs, then each
+// stage's loops), making each Halide scheduling call and writing the same call as C++ text;
+// lower() and loop_nest_text() inspect the result.
 #include "scheduler/apply.h"
 
 #include <algorithm>
@@ -28,18 +29,19 @@ struct FuncHandle {
 // the pipeline at hand.
 class Applier {
  public:
-  Applier(const Analysis& analysis, std::map<std::string, FuncHandle> funcs)
-      : analysis_(analysis), funcs_(std::move(funcs)) {}
+  // `inputs`: the Func through which the pipeline reads each packed input.
+  Applier(const Analysis& analysis, std::map<std::string, FuncHandle> funcs, std::map<std::string, Halide::Func> inputs)
+      : analysis_(analysis), funcs_(std::move(funcs)), inputs_(std::move(inputs)) {}
 
   // The C++ identifier of loop `loop` of the stage being scheduled (names_): its canonical
-  // name made identifier-safe, "_v" appended while a Func has that name (a Func "y" and a Var
-  // "y" cannot share it), and "_2", "_3", ... when another Halide variable has it already
-  // (two Funcs whose unnamed Vars are both "v").
+  // name made identifier-safe, "_v" appended while a Func or a packed input has that name
+  // (a Func "y" and a Var "y" cannot share it), and "_2", "_3", ... when another Halide
+  // variable has it already (two Funcs whose unnamed Vars are both "v").
   std::string ident(const std::string& loop) {
     const std::string halide_name = names_ ? names_->halide(loop) : loop;
     if (auto it = idents_.find(halide_name); it != idents_.end()) return it->second;
     std::string base = loop_identifier(loop);
-    while (funcs_.count(base)) base += "_v";
+    while (funcs_.count(base) || inputs_.count(base)) base += "_v";
     std::string id = base;
     for (int n = 2; taken_idents_.count(id); ++n) id = base + "_" + std::to_string(n);
     taken_idents_.insert(id);
@@ -49,6 +51,7 @@ class Applier {
 
   void apply(const Schedule& schedule) {
     for (const FuncSchedule& fs : schedule.funcs) apply_compute(fs, schedule);
+    for (const InputPack& pack : schedule.packs) apply_pack(pack, schedule);
     for (const FuncSchedule& fs : schedule.funcs) {
       for (const StageSchedule& st : fs.stages) apply_stage(fs, st);
       mark_unscheduled_updates(fs);
@@ -128,6 +131,54 @@ class Applier {
     return Halide::VarOrRVar(Halide::Var(halide_name));
   }
 
+  // A packed copy of an input: `input.in()` at its location, stored and copied in the
+  // pack's dimension order, its innermost loop vectorized, its outermost parallel at root.
+  void apply_pack(const InputPack& pack, const Schedule& schedule) {
+    const auto wrapped = inputs_.find(pack.input);
+    if (wrapped == inputs_.end() || !wrapped->second.defined()) {
+      throw Halide::CompileError("no Func reads input \"" + pack.input + "\", which the schedule packs");
+    }
+    Halide::Func w = wrapped->second.in();
+    std::string id = loop_identifier(pack.input) + "_pack";
+    while (funcs_.count(id)) id += "_";
+    body_ << "  Func " << id << " = " << pack.input << ".in();\n";
+    if (pack.compute.kind == ComputeLocation::Kind::kAt) {
+      Halide::Func c = funcs_.at(pack.compute.consumer).func;
+      const bool rvar = is_rvar(pack.compute.consumer, pack.compute.consumer_stage, &schedule, pack.compute.loop);
+      names_ = &stage_names(pack.compute.consumer, pack.compute.consumer_stage);
+      w.compute_at(Halide::LoopLevel(c, loop_var(pack.compute.loop, rvar)));
+      body_ << "  " << id << ".compute_at(" << pack.compute.consumer << ", " << ident(pack.compute.loop) << ");\n";
+    } else {
+      w.compute_root();
+      body_ << "  " << id << ".compute_root();\n";
+    }
+    const std::vector<Halide::Var> args = w.args();
+    std::vector<Halide::Var> order;
+    std::vector<std::string> texts;  // each as the printed source names it
+    for (const std::string& dim : pack.storage) {
+      int d = 0;
+      while (d < static_cast<int>(args.size()) && input_dim_name(d) != dim) ++d;
+      if (d == static_cast<int>(args.size())) throw Halide::CompileError("input \"" + pack.input + "\" has no dimension \"" + dim + "\"");
+      order.push_back(args[d]);
+      texts.push_back(id + ".args()[" + std::to_string(d) + "]");
+    }
+    if (order.size() > 1) {
+      std::string listed;
+      for (const std::string& t : texts) listed += (listed.empty() ? "" : ", ") + t;
+      w.reorder_storage(order);
+      w.reorder(std::vector<Halide::VarOrRVar>(order.begin(), order.end()));
+      body_ << "  " << id << ".reorder_storage(" << listed << ");\n  " << id << ".reorder(" << listed << ");\n";
+    }
+    if (pack.vector_width >= 2) {
+      w.vectorize(order.front(), static_cast<int>(pack.vector_width), Halide::TailStrategy::GuardWithIf);
+      body_ << "  " << id << ".vectorize(" << texts.front() << ", " << pack.vector_width << ", TailStrategy::GuardWithIf);\n";
+    }
+    if (pack.parallel && order.size() > 1) {
+      w.parallel(order.back());
+      body_ << "  " << id << ".parallel(" << texts.back() << ");\n";
+    }
+  }
+
   void apply_compute(const FuncSchedule& fs, const Schedule& schedule) {
     Halide::Func f = funcs_.at(fs.func).func;
     switch (fs.compute.kind) {
@@ -145,7 +196,8 @@ class Applier {
         // Space offers only loops of that stage.
         names_ = &stage_names(fs.compute.consumer, fs.compute.consumer_stage);
         f.compute_at(Halide::LoopLevel(c, loop_var(fs.compute.loop, rvar)));
-        body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << ident(fs.compute.loop) << ");\n";
+        compute_loop_idents_[fs.func] = ident(fs.compute.loop);
+        body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << compute_loop_idents_[fs.func] << ");\n";
         break;
       }
     }
@@ -168,33 +220,11 @@ class Applier {
       apply_gpu_rfactor(f, s, fs.func, label, fa.stages[st.stage], st, rvar);
       return;
     }
-    for (const LoopSplit& sp : st.splits) split(s, label, sp, rvar_of_split(fa.stages[st.stage], st, sp));
     if (st.rfactor) {
-      Halide::Var u("u");
-      vars_.insert("u");
-      ident("u");
-      const Halide::RVar reduced = loop_var(st.rfactor->loop, true).rvar;
-      Halide::Func intm = s.rfactor(reduced, u);
-      const std::string iname = fs.func + "_intm";
-      body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(st.rfactor->loop) << ", u);\n";
-      intm.compute_root();
-      body_ << "  " << iname << ".compute_root();\n";
-      if (st.rfactor->vectorize_u) {
-        intm.vectorize(u);
-        intm.update(0).vectorize(u);
-        body_ << "  " << iname << ".vectorize(u);\n  " << iname << ".update(0).vectorize(u);\n";
-      } else {
-        intm.parallel(u);
-        intm.update(0).parallel(u);
-        body_ << "  " << iname << ".parallel(u);\n  " << iname << ".update(0).parallel(u);\n";
-      }
-      // What remains of the stage: its pure loops.
-      if (!st.parallel.empty()) {
-        s.parallel(loop_var(st.parallel[0], false));
-        body_ << "  " << label << ".parallel(" << ident(st.parallel[0]) << ");\n";
-      }
+      apply_cpu_rfactor(fs, s, label, fa.stages[st.stage], st);
       return;
     }
+    for (const LoopSplit& sp : st.splits) split(s, label, sp, rvar_of_split(fa.stages[st.stage], st, sp));
     reorder(s, label, st.order, rvar);
     if (!st.parallel.empty()) {
       std::string fused = st.parallel[0];
@@ -219,14 +249,141 @@ class Applier {
     }
   }
 
-  // One split of a stage. Pure loops never compute past their region (GuardWithIf):
-  // rounding up would read inputs beyond their fixed bounds. Reduction loops use Halide's
-  // default (also guarded).
+  // A CPU rfactor: the reduction splits, then the intermediate "<func>_intm" (the Func's
+  // pure variables, unsplit, then u) at
+  // root or where the Func is, parallel or vectorized over u; with pure_vector its update
+  // runs the Func's pure loops innermost, the innermost split and vectorized, then the
+  // remaining reduction loops, then u. What remains of the stage (a reduction over u)
+  // keeps its pure loops, the outermost of them parallel and one of them vectorized (moved
+  // inside the loop over u) if asked.
+  void apply_cpu_rfactor(const FuncSchedule& fs, Halide::Stage s, const std::string& label, const StageAnalysis& sa,
+                         const StageSchedule& st) {
+    const RFactor& rf = *st.rfactor;
+    for (const LoopSplit& sp : st.splits) {
+      if (rvar_of_split(sa, st, sp)) split(s, label, sp, true);
+    }
+    vars_.insert("u");
+    ident("u");
+    const Halide::RVar reduced = loop_var(rf.loop, true).rvar;
+    const std::vector<std::string> reductions = remaining_reductions(sa, st, rf.loop);
+    Halide::Func intm = s.rfactor(reduced, Halide::Var("u"));
+    const std::string iname = fs.func + "_intm";
+    body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(rf.loop) << ", u);\n";
+    if (rf.at_func && fs.compute.kind == ComputeLocation::Kind::kAt) {
+      intm.compute_at(funcs_.at(fs.func).func.function().schedule().compute_level());
+      body_ << "  " << iname << ".compute_at(" << fs.compute.consumer << ", " << compute_loop_idents_.at(fs.func) << ");\n";
+    } else {
+      intm.compute_root();
+      body_ << "  " << iname << ".compute_root();\n";
+    }
+    if (rf.vectorize_u) {
+      // u innermost in storage and in the pure stage, so the partial results are whole vectors.
+      std::vector<std::string> pure = {"u"};
+      for (size_t i = 0; sa.pure_loop(i); ++i) pure.push_back(sa.pure_loop(i)->name);
+      if (pure.size() > 1) {
+        std::vector<Halide::Var> storage;
+        body_ << "  " << iname << ".reorder_storage(";
+        for (size_t i = 0; i < pure.size(); ++i) {
+          storage.push_back(loop_var(pure[i], false).var);
+          body_ << (i ? ", " : "") << ident(pure[i]);
+        }
+        body_ << ");\n";
+        intm.reorder_storage(storage);
+        reorder(Halide::Stage(intm), iname, pure, [](const std::string&) { return false; });
+      }
+      intm.vectorize(Halide::Var("u"));
+      intm.update(0).vectorize(Halide::Var("u"));
+      body_ << "  " << iname << ".vectorize(u);\n  " << iname << ".update(0).vectorize(u);\n";
+    } else {
+      intm.parallel(Halide::Var("u"));
+      intm.update(0).parallel(Halide::Var("u"));
+      body_ << "  " << iname << ".parallel(u);\n  " << iname << ".update(0).parallel(u);\n";
+    }
+    if (rf.pure_vector >= 2 && sa.pure_loop(0)) vectorize_intermediate_pure_loop(intm, iname, sa, st, reductions);
+    // What remains of the stage: its pure loops, split as the stage says.
+    for (const LoopSplit& sp : st.splits) {
+      if (!rvar_of_split(sa, st, sp)) split(s, label, sp, false);
+    }
+    if (!st.parallel.empty()) {
+      s.parallel(loop_var(st.parallel[0], false));
+      body_ << "  " << label << ".parallel(" << ident(st.parallel[0]) << ");\n";
+    }
+    if (!st.vectorize.empty()) {
+      // The reduction over u runs inside the vectorized pure loop.
+      s.reorder(loop_var(st.vectorize, false), loop_var(rf.loop, true));
+      s.vectorize(loop_var(st.vectorize, false));
+      body_ << "  " << label << ".reorder(" << ident(st.vectorize) << ", " << ident(rf.loop) << ");\n  " << label
+            << ".vectorize(" << ident(st.vectorize) << ");\n";
+    }
+  }
+
+  // The reduction loops of `st` (after its splits) other than `rfactored`, innermost first.
+  static std::vector<std::string> remaining_reductions(const StageAnalysis& sa, const StageSchedule& st,
+                                                       const std::string& rfactored) {
+    std::vector<std::string> out;
+    std::string error;
+    const auto nest = build_loop_nest(sa, st, &error);
+    if (!nest) throw Halide::CompileError(error);
+    for (const NestLoop& l : nest->loops) {
+      if (l.is_reduction && l.name != rfactored) out.push_back(l.name);
+    }
+    return out;
+  }
+
+  // pure_vector: both stages of the intermediate split the Func's innermost pure loop by the
+  // width and vectorize its inner piece; the update then runs [inner, the reduction pieces the
+  // stage unrolls (several rows per pass over the vector), outer, the other pure loops, the
+  // remaining reduction loops, u], innermost first.
+  void vectorize_intermediate_pure_loop(Halide::Func intm, const std::string& iname, const StageAnalysis& sa,
+                                        const StageSchedule& st, const std::vector<std::string>& reductions) {
+    const std::string x = sa.pure_loop(0)->name;
+    const std::string outer = loop_identifier(x) + "_vo", inner = loop_identifier(x) + "_vi";
+    std::vector<std::string> unrolled, rolled;
+    for (const std::string& r : reductions) {
+      (std::find(st.unroll.begin(), st.unroll.end(), r) != st.unroll.end() ? unrolled : rolled).push_back(r);
+    }
+    std::vector<std::string> order = {inner};
+    order.insert(order.end(), unrolled.begin(), unrolled.end());
+    order.push_back(outer);
+    for (size_t i = 1; sa.pure_loop(i); ++i) order.push_back(sa.pure_loop(i)->name);
+    order.insert(order.end(), rolled.begin(), rolled.end());
+    order.push_back("u");
+    const auto is_rvar = [&](const std::string& loop) {
+      return std::find(reductions.begin(), reductions.end(), loop) != reductions.end();
+    };
+    for (int k = 0; k < 2; ++k) {
+      Halide::Stage is = k == 0 ? Halide::Stage(intm) : intm.update(0);
+      const std::string ilabel = k == 0 ? iname : iname + ".update(0)";
+      split(is, ilabel, LoopSplit{x, outer, inner, st.rfactor->pure_vector}, false);
+      if (k == 1) reorder(is, ilabel, order, is_rvar);
+      is.vectorize(loop_var(inner, false));
+      body_ << "  " << ilabel << ".vectorize(" << ident(inner) << ");\n";
+      if (k == 0) continue;
+      for (const std::string& r : unrolled) {
+        is.unroll(loop_var(r, true));
+        body_ << "  " << ilabel << ".unroll(" << ident(r) << ");\n";
+      }
+    }
+  }
+
+  // One split of a stage. Pure loops keep to their region by default (GuardWithIf): rounding
+  // up would read inputs beyond their fixed bounds; a schedule may shift the last tile
+  // inwards or round up where that is safe (scheduler/tail_strategy.h). Reduction loops use
+  // Halide's default (also guarded).
   void split(Halide::Stage s, const std::string& label, const LoopSplit& sp, bool r) {
-    const Halide::TailStrategy tail = r ? Halide::TailStrategy::Auto : Halide::TailStrategy::GuardWithIf;
+    Halide::TailStrategy tail = Halide::TailStrategy::Auto;
+    const char* text = "";
+    if (!r) {
+      tail = sp.tail == Tail::kShiftInwards ? Halide::TailStrategy::ShiftInwards
+             : sp.tail == Tail::kRoundUp    ? Halide::TailStrategy::RoundUp
+                                            : Halide::TailStrategy::GuardWithIf;
+      text = sp.tail == Tail::kShiftInwards ? ", TailStrategy::ShiftInwards"
+             : sp.tail == Tail::kRoundUp    ? ", TailStrategy::RoundUp"
+                                            : ", TailStrategy::GuardWithIf";
+    }
     s.split(loop_var(sp.loop, r), loop_var(sp.outer, r), loop_var(sp.inner, r), static_cast<int>(sp.factor), tail);
     body_ << "  " << label << ".split(" << ident(sp.loop) << ", " << ident(sp.outer) << ", "
-          << ident(sp.inner) << ", " << sp.factor << (r ? "" : ", TailStrategy::GuardWithIf") << ");\n";
+          << ident(sp.inner) << ", " << sp.factor << text << ");\n";
   }
 
   // reorder() over `loops` (innermost first); a single loop has nothing to reorder.
@@ -358,10 +515,12 @@ class Applier {
 
   const Analysis& analysis_;
   std::map<std::string, FuncHandle> funcs_;  // by canonical name
+  std::map<std::string, Halide::Func> inputs_;  // packed input -> the Func that reads it
   const subgraphs::StageLoopNames* names_ = nullptr;  // the stage being scheduled
   std::set<std::string> vars_, rvars_;                // Halide names of the loops used, for the declarations
   std::map<std::string, std::string> idents_;         // Halide name -> C++ identifier in the source
   std::set<std::string> taken_idents_;
+  std::map<std::string, std::string> compute_loop_idents_;  // Func computed at a loop -> that loop's identifier
   std::ostringstream body_;
 };
 
@@ -384,7 +543,9 @@ ApplyResult apply_to(const Schedule& schedule, std::shared_ptr<subgraphs::BuiltP
       return result;
     }
   }
-  Applier applier(analysis, by_name);
+  std::map<std::string, Halide::Func> inputs;
+  for (const InputPack& pack : schedule.packs) inputs[pack.input] = subgraphs::input_wrapper(*built, pack.input);
+  Applier applier(analysis, by_name, inputs);
   try {
     applier.apply(schedule);
   } catch (const Halide::Error& e) {

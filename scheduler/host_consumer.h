@@ -12,6 +12,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "scheduler/analysis.h"
 #include "scheduler/schedule.h"
@@ -30,5 +31,14 @@ struct AtHost {
                           // loop a reader is computed at; empty when any loop may be
 };
 AtHost at_host(const Analysis& analysis, const Schedule& schedule, int func);
+// The same for a pipeline input (a pack of it, scheduler/schedule.h InputPack): the host
+// of the Funcs that read the input directly or through inlined Funcs.
+AtHost input_at_host(const Analysis& analysis, const Schedule& schedule, const std::string& input);
+
+// The loops of `host.stage` of Func `host.func` a producer may be computed at, from
+// `host.innermost` (or the innermost loop) outwards, as `kAt` locations; none that is
+// vectorized, unrolled or fused into a parallel loop, and none in a stage split with rfactor.
+std::vector<ComputeLocation> at_locations(const Analysis& analysis, const Schedule& schedule, int func, int stage,
+                                          const std::string& innermost);
 
 }  // namespace ktune::scheduler

@@ -54,6 +54,14 @@ int64_t int_field(const json& obj, const std::string& key, const std::string& wh
   return j.get<int64_t>();
 }
 
+// An optional boolean field; absent is false.
+bool bool_field(const json& obj, const std::string& key, const std::string& where, const std::string& path) {
+  if (!obj.contains(key)) return false;
+  const json& j = obj.at(key);
+  if (!j.is_boolean()) fail(where, path + "." + key, "expected true or false, found " + shown(j));
+  return j.get<bool>();
+}
+
 std::vector<std::string> string_list(const json& obj, const std::string& key, const std::string& where,
                                      const std::string& path) {
   std::vector<std::string> out;
@@ -85,6 +93,8 @@ ordered splits_json(const std::vector<LoopSplit>& splits) {
     spj["outer"] = sp.outer;
     spj["inner"] = sp.inner;
     spj["factor"] = sp.factor;
+    // Only when not the default, so that earlier schedules keep their text (and hash).
+    if (sp.tail != Tail::kGuard) spj["tail"] = to_string(sp.tail);
     out.push_back(spj);
   }
   return out;
@@ -106,10 +116,18 @@ std::vector<LoopSplit> splits_field(const json& obj, const std::string& where, c
   if (!splits.is_array()) fail(where, path + ".splits", "expected an array");
   for (size_t m = 0; m < splits.size(); ++m) {
     const std::string pp = path + ".splits[" + std::to_string(m) + "]";
-    check_keys(splits[m], {"loop", "outer", "inner", "factor"}, where, pp);
+    check_keys(splits[m], {"loop", "outer", "inner", "factor", "tail"}, where, pp);
     LoopSplit split{string_field(splits[m], "loop", where, pp), string_field(splits[m], "outer", where, pp),
                     string_field(splits[m], "inner", where, pp), int_field(splits[m], "factor", where, pp)};
     if (split.factor < 2) fail(where, pp + ".factor", "expected a factor >= 2, found " + std::to_string(split.factor));
+    const std::string tail = string_field(splits[m], "tail", where, pp, false);
+    if (tail == "shift_inwards") {
+      split.tail = Tail::kShiftInwards;
+    } else if (tail == "round_up") {
+      split.tail = Tail::kRoundUp;
+    } else if (!tail.empty() && tail != "guard") {
+      fail(where, pp + ".tail", "expected guard, shift_inwards or round_up, found \"" + tail + "\"");
+    }
     out.push_back(split);
   }
   return out;
@@ -133,6 +151,64 @@ GpuMapping gpu_field(const json& obj, const std::string& where, const std::strin
   return gpu;
 }
 
+ordered compute_json(const ComputeLocation& compute) {
+  ordered c;
+  c["kind"] = to_string(compute.kind);
+  if (compute.kind == ComputeLocation::Kind::kAt) {
+    c["consumer"] = compute.consumer;
+    c["consumer_stage"] = compute.consumer_stage;
+    c["loop"] = compute.loop;
+  }
+  return c;
+}
+
+ComputeLocation compute_field(const json& obj, const std::string& where, const std::string& path) {
+  const json& c = field(obj, "compute", where, path);
+  const std::string cp = path + ".compute";
+  if (!c.is_object()) fail(where, cp, "expected an object with \"kind\", found " + shown(c));
+  check_keys(c, {"kind", "consumer", "consumer_stage", "loop"}, where, cp);
+  ComputeLocation out;
+  const std::string kind = string_field(c, "kind", where, cp);
+  if (kind == "inline") {
+    out.kind = ComputeLocation::Kind::kInline;
+  } else if (kind == "root") {
+    out.kind = ComputeLocation::Kind::kRoot;
+  } else if (kind == "at") {
+    out.kind = ComputeLocation::Kind::kAt;
+    out.consumer = string_field(c, "consumer", where, cp);
+    out.consumer_stage = static_cast<int>(int_field(c, "consumer_stage", where, cp));
+    out.loop = string_field(c, "loop", where, cp);
+  } else {
+    fail(where, cp + ".kind", "expected inline, root or at, found \"" + kind + "\"");
+  }
+  return out;
+}
+
+std::vector<InputPack> packs_field(const json& root, const std::string& where) {
+  std::vector<InputPack> packs;
+  if (!root.contains("packs")) return packs;
+  const json& ps = root["packs"];
+  if (!ps.is_array()) fail(where, "packs", "expected an array of input packs, found " + shown(ps));
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const std::string pp = "packs[" + std::to_string(i) + "]";
+    if (!ps[i].is_object()) fail(where, pp, "expected an object with \"input\", found " + shown(ps[i]));
+    check_keys(ps[i], {"input", "storage", "compute", "vector_width", "parallel"}, where, pp);
+    InputPack p;
+    p.input = string_field(ps[i], "input", where, pp);
+    p.storage = string_list(ps[i], "storage", where, pp);
+    if (p.storage.empty()) fail(where, pp + ".storage", "expected the input's dimensions, innermost first");
+    p.compute = compute_field(ps[i], where, pp);
+    if (p.compute.kind == ComputeLocation::Kind::kInline) fail(where, pp + ".compute.kind", "expected root or at: a pack is stored");
+    if (ps[i].contains("vector_width")) {
+      p.vector_width = int_field(ps[i], "vector_width", where, pp);
+      if (p.vector_width < 2) fail(where, pp + ".vector_width", "expected a vector width >= 2");
+    }
+    p.parallel = bool_field(ps[i], "parallel", where, pp);
+    packs.push_back(p);
+  }
+  return packs;
+}
+
 }  // namespace
 
 const char* to_string(ComputeLocation::Kind kind) {
@@ -148,11 +224,34 @@ bool ComputeLocation::operator==(const ComputeLocation& o) const {
   return kind == o.kind && (kind != Kind::kAt || (consumer == o.consumer && consumer_stage == o.consumer_stage && loop == o.loop));
 }
 bool LoopSplit::operator==(const LoopSplit& o) const {
-  return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor;
+  return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor && tail == o.tail;
+}
+
+const char* to_string(Tail tail) {
+  switch (tail) {
+    case Tail::kShiftInwards:
+      return "shift_inwards";
+    case Tail::kRoundUp:
+      return "round_up";
+    case Tail::kGuard:
+      break;
+  }
+  return "guard";
 }
 bool RFactor::operator==(const RFactor& o) const {
-  return loop == o.loop && vectorize_u == o.vectorize_u && splits == o.splits && gpu == o.gpu;
+  return loop == o.loop && vectorize_u == o.vectorize_u && at_func == o.at_func && pure_vector == o.pure_vector &&
+         splits == o.splits && gpu == o.gpu;
 }
+bool InputPack::operator==(const InputPack& o) const {
+  return input == o.input && storage == o.storage && compute == o.compute && vector_width == o.vector_width &&
+         parallel == o.parallel;
+}
+
+std::string input_dim_name(int d) {
+  static const char* kNames[] = {"x", "y", "z", "w"};
+  return d < 4 ? kNames[d] : "d" + std::to_string(d);
+}
+
 bool GpuMapping::operator==(const GpuMapping& o) const {
   return blocks == o.blocks && threads == o.threads && memory == o.memory;
 }
@@ -190,14 +289,7 @@ json Schedule::to_json() const {
   for (const FuncSchedule& f : funcs) {
     ordered fj;
     fj["func"] = f.func;
-    ordered c;
-    c["kind"] = to_string(f.compute.kind);
-    if (f.compute.kind == ComputeLocation::Kind::kAt) {
-      c["consumer"] = f.compute.consumer;
-      c["consumer_stage"] = f.compute.consumer_stage;
-      c["loop"] = f.compute.loop;
-    }
-    fj["compute"] = c;
+    fj["compute"] = compute_json(f.compute);
     ordered stages = ordered::array();
     for (const StageSchedule& s : f.stages) {
       ordered sj;
@@ -211,6 +303,8 @@ json Schedule::to_json() const {
         ordered r;
         r["loop"] = s.rfactor->loop;
         if (s.rfactor->vectorize_u) r["vectorize_u"] = true;
+        if (s.rfactor->at_func) r["at_func"] = true;
+        if (s.rfactor->pure_vector) r["pure_vector"] = s.rfactor->pure_vector;
         // GPU fields only when set, so CPU rfactors keep their canonical text (and hash).
         if (!s.rfactor->splits.empty()) r["splits"] = splits_json(s.rfactor->splits);
         if (!s.rfactor->gpu.empty()) r["gpu"] = gpu_json(s.rfactor->gpu);
@@ -223,13 +317,27 @@ json Schedule::to_json() const {
     fs.push_back(fj);
   }
   root["funcs"] = fs;
+  // Only when there are packs, so that schedules without them keep their canonical text (and hash).
+  if (!packs.empty()) {
+    ordered ps = ordered::array();
+    for (const InputPack& p : packs) {
+      ordered pj;
+      pj["input"] = p.input;
+      pj["storage"] = strings(p.storage);
+      pj["compute"] = compute_json(p.compute);
+      if (p.vector_width) pj["vector_width"] = p.vector_width;
+      if (p.parallel) pj["parallel"] = true;
+      ps.push_back(pj);
+    }
+    root["packs"] = ps;
+  }
   return json::parse(root.dump());
 }
 
 Schedule Schedule::from_json(const json& j, const std::string& where) {
   Schedule s;
   if (!j.is_object()) fail(where, "(root)", "expected a schedule object with \"funcs\"");
-  check_keys(j, {"funcs"}, where, "(root)");
+  check_keys(j, {"funcs", "packs"}, where, "(root)");
   const json& fs = field(j, "funcs", where, "(root)");
   if (!fs.is_array()) fail(where, "funcs", "expected an array");
   for (size_t i = 0; i < fs.size(); ++i) {
@@ -237,22 +345,7 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
     check_keys(fs[i], {"func", "compute", "stages"}, where, fp);
     FuncSchedule f;
     f.func = string_field(fs[i], "func", where, fp);
-    const json& c = field(fs[i], "compute", where, fp);
-    const std::string cp = fp + ".compute";
-    check_keys(c, {"kind", "consumer", "consumer_stage", "loop"}, where, cp);
-    const std::string kind = string_field(c, "kind", where, cp);
-    if (kind == "inline") {
-      f.compute.kind = ComputeLocation::Kind::kInline;
-    } else if (kind == "root") {
-      f.compute.kind = ComputeLocation::Kind::kRoot;
-    } else if (kind == "at") {
-      f.compute.kind = ComputeLocation::Kind::kAt;
-      f.compute.consumer = string_field(c, "consumer", where, cp);
-      f.compute.consumer_stage = static_cast<int>(int_field(c, "consumer_stage", where, cp));
-      f.compute.loop = string_field(c, "loop", where, cp);
-    } else {
-      fail(where, cp + ".kind", "expected inline, root or at, found \"" + kind + "\"");
-    }
+    f.compute = compute_field(fs[i], where, fp);
     if (fs[i].contains("stages")) {
       const json& stages = fs[i]["stages"];
       if (!stages.is_array()) fail(where, fp + ".stages", "expected an array");
@@ -272,12 +365,14 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
           const json& r = sj["rfactor"];
           const std::string rp = sp + ".rfactor";
           if (!r.is_object()) fail(where, rp, "expected an object with \"loop\", found " + shown(r));
-          check_keys(r, {"loop", "vectorize_u", "splits", "gpu"}, where, rp);
+          check_keys(r, {"loop", "vectorize_u", "at_func", "pure_vector", "splits", "gpu"}, where, rp);
           RFactor rf;
           rf.loop = string_field(r, "loop", where, rp);
-          if (r.contains("vectorize_u")) {
-            if (!r["vectorize_u"].is_boolean()) fail(where, rp + ".vectorize_u", "expected true or false");
-            rf.vectorize_u = r["vectorize_u"].get<bool>();
+          rf.vectorize_u = bool_field(r, "vectorize_u", where, rp);
+          rf.at_func = bool_field(r, "at_func", where, rp);
+          if (r.contains("pure_vector")) {
+            rf.pure_vector = int_field(r, "pure_vector", where, rp);
+            if (rf.pure_vector < 2) fail(where, rp + ".pure_vector", "expected a vector width >= 2");
           }
           rf.splits = splits_field(r, where, rp);
           rf.gpu = gpu_field(r, where, rp, false);
@@ -289,6 +384,7 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
     }
     s.funcs.push_back(f);
   }
+  s.packs = packs_field(j, where);
   return s;
 }
 

@@ -29,12 +29,22 @@ struct ComputeLocation {
   bool operator==(const ComputeLocation& o) const;
 };
 
+// What a split does where the loop's extent is not a multiple of the factor.
+enum class Tail {
+  kGuard,         // the last inner iterations are skipped (GuardWithIf): never outside the region
+  kShiftInwards,  // the last tile shifts back and overlaps the one before (a pure loop of a root
+                  // Func without updates: the same values written twice, the vector kept whole)
+  kRoundUp,       // the region is rounded up to whole tiles (a pure loop of an intermediate Func
+                  // that reads no input along it: a few extra values nobody reads)
+};
+
 // Splits `loop` into `outer` (ceil(extent / factor) iterations) and `inner` (factor).
 struct LoopSplit {
   std::string loop;    // an original loop of the stage or the product of an earlier split
   std::string outer;   // name of the outer loop it becomes
   std::string inner;   // name of the inner loop it becomes
   int64_t factor = 1;  // iterations of the inner loop, >= 2
+  Tail tail = Tail::kGuard;  // reduction loops always kGuard (Halide's default for them)
   bool operator==(const LoopSplit& o) const;
 };
 
@@ -64,6 +74,12 @@ struct RFactor {
 
   std::string loop;               // the reduction loop that becomes the intermediate's u
   bool vectorize_u = false;       // CPU: vectorize the intermediate over u instead of parallelizing it
+  bool at_func = false;           // CPU, with vectorize_u: the intermediate is computed where the Func
+                                  // is (the same loop of the same consumer), not at root, so a softmax
+                                  // row's partial maxima are made beside the row that uses them
+  int64_t pure_vector = 0;        // CPU, with u parallel: the intermediate's update runs the Func's pure
+                                  // loops innermost, the innermost one split by this many lanes and
+                                  // vectorized (a column sum streaming whole rows); 0 = Halide's order
   std::vector<LoopSplit> splits;  // CUDA: splits of the intermediate's pure loops, applied to both of
                                   // its stages in order; empty on a CPU
   GpuMapping gpu;                 // CUDA: the intermediate's thread loops (u among them) and block
@@ -96,9 +112,25 @@ struct FuncSchedule {
   bool operator==(const FuncSchedule& o) const;
 };
 
+// A packed copy of a pipeline input (Halide's `input.in()`): computed once per iteration
+// of `compute`, with its dimensions stored in `storage` order, so that the stage reading it
+// walks it contiguously (attention's K transposed so that a vector of keys is contiguous,
+// a convolution's weights with the output channels innermost).
+//   {"input": "K", "storage": ["y", "x", "z"], "compute": {"kind": "root"}, "vector_width": 16, "parallel": true}
+struct InputPack {
+  std::string input;                 // a pipeline input (buffer), by name
+  std::vector<std::string> storage;  // its dimensions, innermost first in the copy: "x" is dimension 0
+                                     // (the contiguous one), then "y", "z", "w", "d4", "d5", ...
+  ComputeLocation compute;           // root, or a loop of the one Func that reads the input
+  int64_t vector_width = 0;          // the copy's loop over storage[0] vectorized this wide; 0 = scalar
+  bool parallel = false;             // at root: the copy's loop over the last storage dimension is parallel
+  bool operator==(const InputPack& o) const;
+};
+
 class Schedule {
  public:
   std::vector<FuncSchedule> funcs;  // in the analysis's order (producers first)
+  std::vector<InputPack> packs;     // at most one per input, in the order of the inputs
 
   // Canonical JSON: fixed key order, defaults omitted, integers only.
   nlohmann::json to_json() const;
@@ -111,10 +143,14 @@ class Schedule {
   FuncSchedule* find(const std::string& func);
   const FuncSchedule* find(const std::string& func) const;
 
-  bool operator==(const Schedule& o) const { return funcs == o.funcs; }
+  bool operator==(const Schedule& o) const { return funcs == o.funcs && packs == o.packs; }
   bool operator!=(const Schedule& o) const { return !(*this == o); }
 };
 
 const char* to_string(ComputeLocation::Kind kind);
+const char* to_string(Tail tail);  // "guard", "shift_inwards", "round_up"
+
+// The name packs give dimension `d` of an input: x, y, z, w, then d4, d5, ...
+std::string input_dim_name(int d);
 
 }  // namespace ktune::scheduler

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <set>
 
+#include "scheduler/family_templates.h"
 #include "scheduler/gpu_mapping.h"
 #include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
 #include "scheduler/inline_cost.h"
+#include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/stage_template.h"
+#include "scheduler/tail_strategy.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -189,6 +192,33 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
+// The location at the "x_o" loop of the consumer's tiles, where a matmul accumulator is
+// computed per tile (family_templates.h), if `at` offers it.
+std::optional<ComputeLocation> consumer_tile_location(const std::vector<ComputeLocation>& at) {
+  for (const ComputeLocation& o : at) {
+    if (o.loop == "x_o") return o;
+  }
+  return std::nullopt;
+}
+
+// True when every Func that reads pure Func `func` and is not its host is a row reduction
+// computed at `location` already: `func` is made there beside them (softmax's exponentials
+// beside the row sum that reads them), not in a pass of its own.
+bool beside_its_readers(const Analysis& analysis, const Schedule& schedule, int func, const ComputeLocation& location) {
+  bool any = false;
+  for (const auto& [reader, stage] : analysis.funcs[func].consumers) {
+    const FuncAnalysis& ra = analysis.funcs[reader];
+    if (ra.name == location.consumer) continue;
+    const FuncSchedule* rs = schedule.find(ra.name);
+    if (!rs || !(rs->compute == location) || !ra.has_updates() ||
+        !is_row_reduction(ra, ra.stages.back(), analysis.target)) {
+      return false;
+    }
+    any = true;
+  }
+  return any && !analysis.funcs[func].has_updates();
+}
+
 // A producer that reads one point of a pipeline input with a few operations (a boundary
 // condition, a cast): inlining it costs less than storing it.
 bool cheap_to_recompute(const Analysis& analysis, int func) {
@@ -262,22 +292,8 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
     stage = at.stage;
     innermost = at.innermost;
   }
-  StageSchedule st;
-  st.stage = stage;
-  if (const FuncSchedule* hs = schedule.find(analysis_.funcs[host].name)) st = hs->stage_or_empty(stage);
-  if (st.rfactor) return options;
-  std::string error;
-  const auto nest = build_loop_nest(analysis_.funcs[host].stages[stage], st, &error);
-  if (!nest) return options;
-  // Loops from the innermost allowed (every reader computed inside it) outwards.
-  const int first = innermost.empty() ? 0 : nest->position(innermost);
-  for (size_t p = static_cast<size_t>(std::max(0, first)); p < nest->loops.size(); ++p) {
-    const NestLoop& l = nest->loops[p];
-    if (l.name == st.vectorize) continue;
-    if (std::find(st.unroll.begin(), st.unroll.end(), l.name) != st.unroll.end()) continue;
-    if (st.parallel.size() > 1 && std::find(st.parallel.begin(), st.parallel.end(), l.name) != st.parallel.end()) continue;
-    options.push_back({ComputeLocation::Kind::kAt, analysis_.funcs[host].name, stage, l.name});
-  }
+  const std::vector<ComputeLocation> at = at_locations(analysis_, schedule, host, stage, innermost);
+  options.insert(options.end(), at.begin(), at.end());
   return options;
 }
 
@@ -302,13 +318,22 @@ Schedule Space::build(Rng* rng) const {
     bool stencil = false;
     for (const auto& [cf, cstage] : fa.consumers) stencil |= reads_a_stencil_of(analysis_, cf, cstage, i);
     stencil = stencil && !cheap_to_recompute(analysis_, i);
+    // A matmul's or convolution's accumulator is computed per tile of its consumer.
+    const bool per_tile = accumulator_family(fa) != AccumulatorFamily::kNone;
+    // A column reduction streams whole rows in parallel chunks: at root, not per tile.
+    const bool columns = fa.has_updates() && is_column_reduction(fa, fa.stages.back(), analysis_.target);
     if (fa.is_output) {
       f.compute.kind = ComputeLocation::Kind::kRoot;
     } else if (!rng) {
+      const auto at_tile = tile_location_of(analysis_, s, i, at);
       if (can_inline && !consumed_by_reduction && !stencil) {
         f.compute.kind = ComputeLocation::Kind::kInline;
-      } else if (const auto at_tile = tile_location_of(analysis_, s, i, at);
-                 at_tile && (fa.has_updates() || (stencil && full_resolution(analysis_, i, *at_tile)))) {
+      } else if (columns) {
+        f.compute.kind = ComputeLocation::Kind::kRoot;
+      } else if (const auto tile = per_tile ? consumer_tile_location(at) : std::nullopt) {
+        f.compute = *tile;
+      } else if (at_tile && (fa.has_updates() || (stencil && full_resolution(analysis_, i, *at_tile)) ||
+                             beside_its_readers(analysis_, s, i, *at_tile))) {
         f.compute = *at_tile;
       } else {
         f.compute.kind = ComputeLocation::Kind::kRoot;
@@ -326,9 +351,7 @@ Schedule Space::build(Rng* rng) const {
     if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
     const bool root = f.compute.kind == ComputeLocation::Kind::kRoot;
     for (const StageAnalysis& sa : fa.stages) {
-      const TilingChoice c = rng ? sampled_choice(sa, root, analysis_.target, *rng)
-                                 : heuristic_choice(sa, root, analysis_.target);
-      StageSchedule st = make_stage(sa, c);
+      StageSchedule st = family_stage(i, sa, f.compute, rng).value_or(make_stage(sa, tiling_choice(i, sa, root, rng)));
       if (!st.splits.empty() || !st.order.empty() || !st.parallel.empty() || !st.vectorize.empty() ||
           !st.unroll.empty() || st.rfactor) {
         f.stages.push_back(st);
@@ -336,7 +359,51 @@ Schedule Space::build(Rng* rng) const {
     }
   }
   narrow_gathering_vectors(analysis_, s);
+  choose_tails(analysis_, s, rng);
+  add_packs(s, rng);
   return s;
+}
+
+TilingChoice Space::tiling_choice(int func, const StageAnalysis& sa, bool root, Rng* rng) const {
+  const bool family = rng ? rng->chance(0.3) : true;
+  if (family && root && sa.stage == 0 && !sa.first_reduction()) {
+    switch (accumulator_family_read(analysis_, func)) {
+      case AccumulatorFamily::kMatmul:
+        return matmul_consumer_choice(sa, analysis_.target);
+      case AccumulatorFamily::kConv:
+        return conv_consumer_choice(sa, analysis_.target);
+      case AccumulatorFamily::kNone:
+        break;
+    }
+  }
+  return rng ? sampled_choice(sa, root, analysis_.target, *rng) : heuristic_choice(sa, root, analysis_.target);
+}
+
+std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& sa, const ComputeLocation& compute,
+                                                 Rng* rng) const {
+  const FuncAnalysis& fa = analysis_.funcs[func];
+  const TargetInfo& t = analysis_.target;
+  if (sa.stage == 0 || (rng && !rng->chance(0.3))) return std::nullopt;
+  const bool at_consumer = compute.kind == ComputeLocation::Kind::kAt;
+  if (at_consumer && is_matmul_update(fa, sa)) return matmul_update_stage(sa, t);
+  if (at_consumer && is_conv_update(fa, sa)) return conv_update_stage(sa, t);
+  if (at_consumer && is_row_reduction(fa, sa, t)) return row_reduction_stage(sa, t);
+  if (!at_consumer && is_column_reduction(fa, sa, t)) return column_reduction_stage(sa, t);
+  return std::nullopt;
+}
+
+void Space::add_packs(Schedule& s, Rng* rng) const {
+  for (const InputAnalysis& input : analysis_.inputs) {
+    std::optional<InputPack> pack;
+    for (const FuncAnalysis& fa : analysis_.funcs) {
+      if (fa.has_updates() && is_matmul_update(fa, fa.stages.back()) && (!rng || rng->chance(0.5))) {
+        const auto transposed = transposed_operand_pack(analysis_, fa, fa.stages.back());
+        if (transposed && transposed->input == input.name) pack = transposed;
+      }
+    }
+    if (!pack && rng && rng->chance(0.03)) pack = draw_pack(analysis_, s, input, *rng);
+    if (pack) s.packs.push_back(*pack);
+  }
 }
 
 Schedule Space::heuristic() const { return build(nullptr); }

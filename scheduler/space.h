@@ -15,6 +15,7 @@
 #include "scheduler/mutators/mutator.h"
 #include "scheduler/rng.h"
 #include "scheduler/schedule.h"
+#include "scheduler/stage_template.h"
 #include "scheduler/validators/validator.h"
 
 namespace ktune::scheduler {
@@ -60,6 +61,16 @@ class Space {
 
  private:
   Schedule build(Rng* rng) const;      // heuristic when rng is null, a sample otherwise
+  // The tiling of a stage: the heuristic's or a draw (rng), or the consumer tiling of a
+  // matmul's family (family_templates.h) for the Func that reads the accumulator.
+  TilingChoice tiling_choice(int func, const StageAnalysis& stage, bool root, Rng* rng) const;
+  // An update's stage from its op family's template (always in the heuristic, sometimes in
+  // a draw), or nullopt when it belongs to none.
+  std::optional<StageSchedule> family_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,
+                                            Rng* rng) const;
+  // Packs of the inputs: the transposed operand of a matmul (heuristic; half of the draws),
+  // and rarely a drawn pack of any input (draws).
+  void add_packs(Schedule& schedule, Rng* rng) const;
   Schedule build_gpu(Rng* rng) const;  // the same for CUDA targets (scheduler/space_gpu.cc)
 
   Analysis analysis_;

@@ -205,6 +205,21 @@ Halide::Internal::Parameter wrapped_input(const Function& f) {
   return {};
 }
 
+Halide::Func input_wrapper(const BuiltPipeline& built, const std::string& input) {
+  std::vector<Function> outputs;
+  for (const Halide::Func& out : built.outputs) outputs.push_back(out.function());
+  for (const auto& [name, f] : Halide::Internal::build_environment(outputs)) {
+    if (f.updates().empty() && f.definition().defined() && f.definition().values().size() == 1) {
+      const Call* call = f.definition().values()[0].as<Call>();
+      if (call && call->call_type == Call::Image && call->param.defined() && call->param.name() == input &&
+          wrapped_input(f).defined()) {
+        return Halide::Func(f);
+      }
+    }
+  }
+  return {};
+}
+
 std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built) {
   std::set<std::string> seen;
   std::vector<Function> order;

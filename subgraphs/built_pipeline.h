@@ -52,6 +52,11 @@ std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built);
 // buffer parameter if `f` is such a wrapper (of any depth), an undefined one if not.
 Halide::Internal::Parameter wrapped_input(const Halide::Internal::Function& f);
 
+// The Func through which the pipeline reads input buffer `input` (the wrapper an ImageParam
+// or a Generator's Input<Buffer> makes, `<input>_im`): scheduling it, or its `in()`, places
+// a copy of the input. Undefined when no Func reads that input.
+Halide::Func input_wrapper(const BuiltPipeline& built, const std::string& input);
+
 // The region of every Func (keyed by its Halide name) and of every input buffer (keyed by
 // its parameter name) that computing the outputs at their shapes and mins requires: output
 // boxes propagated through every definition with Halide's bounds rules, consumers before

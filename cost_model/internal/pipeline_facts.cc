@@ -77,6 +77,17 @@ int64_t linear_step(const std::vector<int64_t>& delta, const std::vector<int64_t
   return step;
 }
 
+int64_t linear_step(const std::vector<int64_t>& delta, const std::vector<int64_t>& extents,
+                    const std::vector<int>& order) {
+  if (order.size() != delta.size()) return linear_step(delta, extents);
+  std::vector<int64_t> d, e;
+  for (int b : order) {
+    d.push_back(delta[b]);
+    e.push_back(b < static_cast<int>(extents.size()) ? extents[b] : 1);
+  }
+  return linear_step(d, e);
+}
+
 PipelineFacts build_pipeline_facts(const scheduler::Analysis& analysis) {
   scheduler::IslContext isl(20'000'000);
   isl::ctx ctx = isl.ctx();

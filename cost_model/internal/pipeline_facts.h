@@ -69,5 +69,9 @@ PipelineFacts build_pipeline_facts(const scheduler::Analysis& analysis);
 // Address step, in elements, of an access whose index changes by `delta[b]` per dimension
 // b of a buffer with the given extents (dimension 0 contiguous).
 int64_t linear_step(const std::vector<int64_t>& delta, const std::vector<int64_t>& extents);
+// The same for a copy of the buffer stored with its dimensions in `order` (innermost first;
+// a pack, scheduler::InputPack); an empty order is the buffer's own.
+int64_t linear_step(const std::vector<int64_t>& delta, const std::vector<int64_t>& extents,
+                    const std::vector<int>& order);
 
 }  // namespace ktune::cost_model::internal

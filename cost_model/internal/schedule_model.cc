@@ -82,6 +82,13 @@ void build_loops(const scheduler::StageAnalysis& sa, const StageFacts& st, const
     ++model.rfactor_stages;
     const scheduler::RFactor& rf = *sched->rfactor;
     mark(rf.loop, rf.on_gpu() ? &LoopModel::gpu_thread : rf.vectorize_u ? &LoopModel::vectorized : &LoopModel::parallel);
+    model.rfactor_at_func += rf.at_func;
+    if (rf.pure_vector && sa.pure_loop(0)) {
+      // The intermediate streams rows into vectors along the Func's innermost pure loop.
+      ++model.rfactor_pure_vector;
+      const int p = position(sm.loops, sa.pure_loop(0)->name);
+      if (p >= 0) sm.loops[p].vectorized = true;
+    }
   }
 }
 
@@ -103,6 +110,28 @@ void cut_to_readers(const ScheduleModel& model, int host_stage, int buffer, std:
   }
   if (!found) return;
   for (size_t a = 0; a < region.size(); ++a) region[a] = std::min(region[a], std::max<int64_t>(1, needed[a]));
+}
+
+// The storage order of every packed input, and the bytes the packs copy (each input element
+// once: a pack at a loop copies the part of the input that loop's iteration reads).
+void add_packs(const scheduler::Analysis& analysis, const PipelineFacts& facts, const scheduler::Schedule& schedule,
+               ScheduleModel& model) {
+  for (const scheduler::InputPack& pack : schedule.packs) {
+    const int buffer = facts.input_buffer(pack.input);
+    const scheduler::InputAnalysis* input = analysis.find_input(pack.input);
+    if (buffer < 0 || !input) continue;
+    std::vector<int> order;
+    for (const std::string& dim : pack.storage) {
+      for (int d = 0; d < static_cast<int>(input->extents.size()); ++d) {
+        if (scheduler::input_dim_name(d) == dim) order.push_back(d);
+      }
+    }
+    if (order.size() != input->extents.size()) continue;
+    model.storage_orders[buffer] = order;
+    double elements = 1;
+    for (int64_t e : input->extents) elements *= static_cast<double>(e);
+    model.packed_bytes += elements * input->element_bytes;
+  }
 }
 
 }  // namespace
@@ -129,6 +158,7 @@ int64_t FuncModel::region_elements() const {
 ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const PipelineFacts& facts,
                                    FootprintCache& cache, const scheduler::Schedule& schedule) {
   ScheduleModel model;
+  add_packs(analysis, facts, schedule, model);
   const int n = static_cast<int>(analysis.funcs.size());
   model.funcs.resize(n);
   std::vector<const scheduler::FuncSchedule*> sched(n, nullptr);
@@ -212,7 +242,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
         if (l.parallel) sm.tasks *= l.extent;
         if (l.vectorized) sm.vector_width = l.extent;
       }
-      collect_accesses(facts, inlined, cache, sm);
+      collect_accesses(facts, inlined, model.storage_orders, cache, sm);
       add_footprints(cache, sm);
       reuse_producer_buffers(analysis, sched, sm);
       if (fm.host_stage >= 0) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,12 @@ struct ScheduleModel {
   std::vector<FuncModel> funcs;    // per Analysis::funcs
   std::vector<StageModel> stages;  // the stages that run, consumers before producers
   int rfactor_stages = 0;          // stages split with rfactor
+  int rfactor_at_func = 0;         // of which with the intermediate beside the Func (at_func)
+  int rfactor_pure_vector = 0;     // of which streaming rows into vectors of partial results
+  // Packed inputs: buffer index -> its dimensions in the pack's storage order, innermost
+  // first (reads of a packed input step through the copy).
+  std::map<int, std::vector<int>> storage_orders;
+  double packed_bytes = 0;         // bytes the packs copy, every realization counted
   int unknown_loops = 0;           // schedule entries naming loops that do not exist (ignored)
 };
 

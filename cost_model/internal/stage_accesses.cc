@@ -67,17 +67,17 @@ void collect_leaves(const PipelineFacts& facts, const std::vector<bool>& inlined
   }
 }
 
-int64_t step_of(const Matrix& coeff, const LoopModel& loop, const BufferFacts& buffer) {
+int64_t step_of(const Matrix& coeff, const LoopModel& loop, const BufferFacts& buffer, const std::vector<int>& order) {
   if (coeff.empty()) return kUnknownStride;
   std::vector<int64_t> delta(coeff.size());
   for (size_t b = 0; b < coeff.size(); ++b) delta[b] = coeff[b][loop.dim] * loop.stride;
-  return linear_step(delta, buffer.extent);
+  return linear_step(delta, buffer.extent, order);
 }
 
 }  // namespace
 
-void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined, FootprintCache& cache,
-                      StageModel& sm) {
+void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined,
+                      const std::map<int, std::vector<int>>& storage_orders, FootprintCache& cache, StageModel& sm) {
   const StageFacts& st = facts.stages[sm.func][sm.stage];
   std::vector<Leaf> leaves;
   double ops = st.arith_ops;
@@ -100,8 +100,10 @@ void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlin
       const bool is_store = leaf->path.size() == 1 && leaf->path[0] < 0;
       g.store |= is_store;
       if (!is_store) ++g.loads;
-      if (!sm.loops.empty()) g.inner_steps.push_back(step_of(leaf->coeff, sm.loops[0], facts.buffers[buffer]));
-      if (vec >= 0) g.vector_steps.push_back(step_of(leaf->coeff, sm.loops[vec], facts.buffers[buffer]));
+      const auto packed = storage_orders.find(buffer);
+      const std::vector<int> order = packed == storage_orders.end() ? std::vector<int>{} : packed->second;
+      if (!sm.loops.empty()) g.inner_steps.push_back(step_of(leaf->coeff, sm.loops[0], facts.buffers[buffer], order));
+      if (vec >= 0) g.vector_steps.push_back(step_of(leaf->coeff, sm.loops[vec], facts.buffers[buffer], order));
     }
     sm.loads += g.loads;
     g.group = cache.group(sm.id, buffer, g.paths);

@@ -3,6 +3,7 @@
 // vectorized loops; and the arithmetic the inlined Funcs add.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,10 @@
 
 namespace ktune::cost_model::internal {
 
-// Fills sm.groups, sm.ops and sm.loads; `inlined[f]` tells which Funcs are inlined.
-void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined, FootprintCache& cache,
-                      StageModel& sm);
+// Fills sm.groups, sm.ops and sm.loads; `inlined[f]` tells which Funcs are inlined, and
+// `storage_orders` how packed inputs are stored (ScheduleModel::storage_orders).
+void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined,
+                      const std::map<int, std::vector<int>>& storage_orders, FootprintCache& cache, StageModel& sm);
 
 // Index of the loop named `name` in `loops`, -1 if absent.
 int position(const std::vector<LoopModel>& loops, const std::string& name);

@@ -18,7 +18,8 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
     };
   }
   // CPU: tile sizes and compute locations decide most of the performance; loop order,
-  // vector width, unrolling and parallel granularity refine; rfactor is rarely needed.
+  // vector width, unrolling and parallel granularity refine; rfactor and packed inputs
+  // are rarely needed, and decisive where they are (a row reduction, a transposed operand).
   return {
       {make_tile_size_mutator(), 4.0},
       {make_compute_location_mutator(), 2.0},
@@ -28,6 +29,7 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
       {make_parallel_mutator(), 1.0},
       {make_loop_order_mutator(), 1.5},
       {make_rfactor_mutator(), 0.5},
+      {make_pack_mutator(), 0.5},
   };
 }
 

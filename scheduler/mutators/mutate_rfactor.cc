@@ -1,6 +1,7 @@
 // rfactor: an associative reduction stage is split with rfactor (its innermost reduction
-// loop split if needed; the outer piece parallel or the inner piece vectorized), or an
-// rfactor is undone.
+// loop split if needed; the outer piece parallel, perhaps with the Func's pure loops
+// vectorized inside it, or the inner piece vectorized, perhaps where the Func is computed),
+// or an rfactor is undone.
 #include "scheduler/mutators/mutator.h"
 #include "scheduler/mutators/mutator_util.h"
 
@@ -42,8 +43,15 @@ class RFactorMutator : public Mutator {
     StageSchedule fresh;
     fresh.stage = stage;
     fresh.splits.push_back({k->name, base + "_o", base + "_i", factor});
-    const bool vectorize_u = rng.chance(0.5) && factor <= 64;
+    const bool at_consumer = out.funcs[f].compute.kind == ComputeLocation::Kind::kAt;
+    const bool vectorize_u = (at_consumer || rng.chance(0.5)) && factor <= 64;
     fresh.rfactor = RFactor{vectorize_u ? base + "_i" : base + "_o", vectorize_u};
+    // Partial results made beside their consumer (a softmax row's maxima per row block).
+    fresh.rfactor->at_func = at_consumer && vectorize_u && rng.chance(0.7);
+    // Whole rows streamed into a vector of partial sums (a column sum).
+    const LoopAnalysis* x = sa.pure_loop(0);
+    const int lanes = sa.native_lanes(space.analysis().target);
+    if (!vectorize_u && x && x->extent >= lanes && lanes >= 2 && rng.chance(0.5)) fresh.rfactor->pure_vector = lanes;
     for (const LoopAnalysis& l : sa.loops) {
       if (!l.is_reduction && !l.carries_dependence && out.funcs[f].compute.kind == ComputeLocation::Kind::kRoot && rng.chance(0.5)) {
         fresh.parallel = {sa.loops.back().name};

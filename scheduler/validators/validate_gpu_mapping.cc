@@ -98,6 +98,7 @@ class GpuMappingValidator : public Validator {
     const RFactor& rf = *st.rfactor;
     if (!rf.on_gpu()) return "rfactor on a GPU target needs the intermediate's GPU mapping (rfactor.gpu)";
     if (rf.vectorize_u) return "rfactor.vectorize_u is a CPU decision (map u to GPU threads)";
+    if (rf.at_func || rf.pure_vector) return "rfactor.at_func and rfactor.pure_vector are CPU decisions";
     if (!rf.gpu.memory.empty()) return "the rfactor intermediate has no GPU memory setting";
     if (level != Level::kKernel) return "a Func split with rfactor on a GPU is computed at root (a kernel of its own)";
     std::string error;

@@ -1,8 +1,11 @@
 // rfactor: only on update stages that are associative reductions (f = f + e, *, min,
 // max), on a reduction loop of the stage; after rfactor the stage's order, parallel,
 // vector and unroll decisions may only name its pure loops (the reduction loops move to
-// the intermediate Func). The intermediate is computed at root, so what the reduction
-// reads (directly or through inlined Funcs) must be computed at root or inlined too.
+// the intermediate Func). The intermediate is computed at root, or with at_func where the
+// Func is (then u is vectorized), so what the reduction reads (directly or through inlined
+// Funcs) must be computed at root, inlined, or (with at_func) at the Func's own loop. A
+// pure_vector needs u parallel and a vector width the target allows that fits the Func's
+// innermost pure loop.
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -10,9 +13,11 @@ namespace ktune::scheduler {
 namespace {
 
 // The first Func other than `self` read by `sa` (directly or through inlined Funcs) that is
-// computed at a loop of some consumer, which the rfactor intermediate (at root) cannot see.
+// computed at a loop of some consumer other than `visible` (the intermediate's own location
+// with at_func; null at root), which the rfactor intermediate cannot see.
 std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const Analysis& a, const StageAnalysis& sa,
-                                                      const std::string& self, int depth = 0) {
+                                                      const std::string& self, const ComputeLocation* visible,
+                                                      int depth = 0) {
   if (depth > static_cast<int>(a.funcs.size())) return std::nullopt;  // no cycles in a pipeline; a guard only
   for (const ProducerUse& use : sa.uses) {
     if (use.func < 0) continue;
@@ -20,11 +25,33 @@ std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const A
     if (producer.name == self) continue;  // the reduction's own accumulator
     const FuncSchedule* ps = s.find(producer.name);
     const ComputeLocation::Kind kind = ps ? ps->compute.kind : ComputeLocation::Kind::kRoot;
-    if (kind == ComputeLocation::Kind::kAt) return producer.name;
+    if (kind == ComputeLocation::Kind::kAt && !(visible && ps->compute == *visible)) return producer.name;
     if (kind != ComputeLocation::Kind::kInline) continue;
     for (const StageAnalysis& inlined : producer.stages) {
-      if (auto found = producer_inside_a_consumer(s, a, inlined, self, depth + 1)) return found;
+      if (auto found = producer_inside_a_consumer(s, a, inlined, self, visible, depth + 1)) return found;
     }
+  }
+  return std::nullopt;
+}
+
+// Reduction pieces unrolled inside a pure_vector intermediate's vector loop, at most.
+constexpr int64_t kMaxUnrolledRows = 8;
+
+// at_func and pure_vector: where they apply and what they need.
+std::optional<std::string> check_cpu_options(const RFactor& rf, const FuncSchedule& f, const StageAnalysis& sa,
+                                             const Analysis& a) {
+  if (rf.at_func) {
+    if (f.compute.kind != ComputeLocation::Kind::kAt) return std::string("rfactor.at_func needs the Func computed at a consumer's loop");
+    if (!rf.vectorize_u) return std::string("rfactor.at_func needs vectorize_u (no parallel loop inside a consumer's loop)");
+  }
+  if (rf.pure_vector == 0) return std::nullopt;
+  if (rf.vectorize_u) return std::string("rfactor.pure_vector needs u parallel, not vectorized");
+  const LoopAnalysis* x = sa.pure_loop(0);
+  if (!x) return std::string("rfactor.pure_vector needs a pure loop");
+  if (rf.pure_vector > x->extent || rf.pure_vector > sa.max_vector_width(a.target)) {
+    return "rfactor.pure_vector " + std::to_string(rf.pure_vector) + " is wider than \"" + x->name + "\" (" +
+           std::to_string(x->extent) + ") or the target's widest vector (" +
+           std::to_string(sa.max_vector_width(a.target)) + ")";
   }
   return std::nullopt;
 }
@@ -46,13 +73,23 @@ class RFactorValidator : public Validator {
         if (!nest) continue;
         const NestLoop* l = nest->find(st.rfactor->loop);
         if (!l || !l->is_reduction) return where + "rfactor loop \"" + st.rfactor->loop + "\" is not a reduction loop";
-        if (auto inside = producer_inside_a_consumer(s, a, sa, f.func)) {
-          return where + "rfactor computes its intermediate at root, so \"" + *inside +
-                 "\", which it reads, must be computed at root or inlined";
+        if (auto error = check_cpu_options(*st.rfactor, f, sa, a)) return where + *error;
+        const bool at_func = st.rfactor->at_func;
+        if (auto inside = producer_inside_a_consumer(s, a, sa, f.func, at_func ? &f.compute : nullptr)) {
+          return where + "rfactor computes its intermediate " + (at_func ? "where the Func is" : "at root") +
+                 ", so \"" + *inside + "\", which it reads, must be computed at root, inlined" +
+                 (at_func ? " or at the Func's own loop" : "");
         }
         if (!st.order.empty()) return where + "a stage split with rfactor keeps its loop order";
         std::vector<std::string> named = st.parallel;
-        named.insert(named.end(), st.unroll.begin(), st.unroll.end());
+        for (const std::string& u : st.unroll) {
+          const NestLoop* x = nest->find(u);
+          // With pure_vector, a small reduction piece may be unrolled inside the intermediate's
+          // vector loop (several rows per pass).
+          const bool unrolled_row = st.rfactor->pure_vector && x && x->is_reduction && u != st.rfactor->loop &&
+                                    x->extent <= kMaxUnrolledRows;
+          if (!unrolled_row) named.push_back(u);
+        }
         if (!st.vectorize.empty()) named.push_back(st.vectorize);
         for (const std::string& n : named) {
           const NestLoop* x = nest->find(n);

@@ -2,10 +2,12 @@
 // name existing loops with factors no larger than the loop (and never split an earlier
 // split's inner piece), orders are permutations that
 // keep the reduction loops in their original relative order, the parallel loops are the
-// outermost ones, and the vectorized loop is the innermost one.
+// outermost ones, and the vectorized loop is the innermost one. A split's tail strategy is
+// one its loop allows (scheduler/tail_strategy.h).
 #include <set>
 
 #include "scheduler/loop_nest.h"
+#include "scheduler/tail_strategy.h"
 #include "scheduler/validators/validator.h"
 
 namespace ktune::scheduler {
@@ -66,6 +68,7 @@ class StructureValidator : public Validator {
         const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
         if (!nest) return where + error;
         for (const LoopSplit& split : st.splits) {
+          if (auto refusal = tail_refusal(*fa, f, st, split)) return where + *refusal;
           // Halide 14 loses the bounds guard of a split whose inner piece is split again
           // (and vectorized): the result reads and writes outside the Func's region.
           for (const LoopSplit& earlier : st.splits) {
@@ -96,7 +99,9 @@ class StructureValidator : public Validator {
         if (!st.vectorize.empty()) {
           const int p = nest->position(st.vectorize);
           if (p < 0) return where + "vectorized loop \"" + st.vectorize + "\" does not exist";
-          if (p != 0) return where + "the vectorized loop \"" + st.vectorize + "\" must be innermost";
+          // After a CPU rfactor the vectorized pure loop is moved inside the loop over u.
+          const bool cpu_rfactor = st.rfactor && !st.rfactor->on_gpu();
+          if (p != 0 && !cpu_rfactor) return where + "the vectorized loop \"" + st.vectorize + "\" must be innermost";
           for (const std::string& par : st.parallel) {
             if (par == st.vectorize) return where + "a loop cannot be both parallel and vectorized";
           }

@@ -3,6 +3,8 @@
 // 64 lanes; one native vector for a stage that gathers), and no more than the original loop
 // it comes from. A wider vector than the data only shows up as a warning at
 // compile time and an assertion failure at run time in Halide 14, so it is refused here.
+// A Func computed at a consumer's loop vectorizes a split piece, never a whole loop, whose
+// extent follows the consumer's tiles.
 #include "scheduler/inline_cost.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
@@ -29,6 +31,12 @@ class VectorWidthValidator : public Validator {
         if (v->extent < 2 || v->extent > widest) {
           return f.func + ": vector width " + std::to_string(v->extent) + " is outside [2, " + std::to_string(widest) + "]" +
                  (gathers(a, s, func, st.stage) ? " (it reads at a non-affine index: one scalar load per lane)" : "");
+        }
+        // A Func computed at a consumer's loop covers the consumer's tile, whose last one may
+        // be shorter: only a split piece has a constant extent Halide can vectorize.
+        if (f.compute.kind == ComputeLocation::Kind::kAt && origin && v->name == origin->name) {
+          return f.func + ": a Func computed at a consumer's loop vectorizes a split piece, not the whole loop \"" +
+                 origin->name + "\" (its extent is the consumer's tile)";
         }
         if (origin && v->extent > origin->extent) {
           return f.func + ": vector width " + std::to_string(v->extent) + " exceeds the extent " +

@@ -32,6 +32,7 @@ std::unique_ptr<Validator> make_inline_expansion_validator();  // bounded code f
 std::unique_ptr<Validator> make_target_validator();            // GPU mappings only on GPU targets
 std::unique_ptr<Validator> make_gpu_mapping_validator();       // CUDA: kernels map blocks and threads
 std::unique_ptr<Validator> make_gpu_limits_validator();        // CUDA: threads, shared memory, registers
+std::unique_ptr<Validator> make_pack_validator();             // input packs: permutations at legal locations
 
 // Every validator, structure first (the others assume it passed).
 std::vector<std::unique_ptr<Validator>> default_validators();

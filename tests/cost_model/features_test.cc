@@ -70,9 +70,9 @@ TEST(Features, ReflectTheSchedule) {
   const scheduler::Space space(a);
   const std::vector<float> naive = extract_features(a, space.naive());
   const std::vector<float> tuned = extract_features(a, space.heuristic());
-  // Naive: serial, scalar; heuristic: vectorized by the native width and parallel.
+  // Naive: serial, scalar; heuristic: the matmul template's two native vectors, and parallel.
   EXPECT_EQ(naive[index_of("stage0.loop.vector_width")], 1);
-  EXPECT_EQ(tuned[index_of("stage0.loop.vector_width")], 8);
+  EXPECT_EQ(tuned[index_of("stage0.loop.vector_width")], 16);
   EXPECT_EQ(naive[index_of("arith.ops_parallel")], 0);
   EXPECT_GT(tuned[index_of("arith.ops_parallel")], 0);
   // Same algorithm: the same arithmetic.
@@ -97,6 +97,27 @@ TEST(Features, InliningMovesArithmeticIntoTheConsumer) {
   EXPECT_EQ(inlined[index_of("arith.loads")], 64.f * 32 * 9);
   EXPECT_EQ(inlined[index_of("buffer0.is_input")], 1);
   EXPECT_EQ(root[index_of("pipeline.root_funcs")], 2);
+}
+
+// A packed input is read through its copy: attention's K read across its rows by a vector
+// of keys is a gather; packed with the keys innermost, the same loads are dense.
+TEST(Features, PackedInputsAreReadInTheirStorageOrder) {
+  const scheduler::Analysis a = testing::analyze_spec(R"({"name": "scores",
+    "inputs": [{"name": "Q", "shape": [2, 64, 32]}, {"name": "K", "shape": [2, 64, 32]}],
+    "ops": [{"op": "batch_matmul", "inputs": ["Q", "K"], "output": "S", "transpose_b": true}], "outputs": ["S"]})");
+  const scheduler::Space space(a);
+  scheduler::Schedule packed = space.heuristic();
+  ASSERT_EQ(packed.packs.size(), 1u) << "the heuristic packs the transposed operand";
+  scheduler::Schedule unpacked = packed;
+  unpacked.packs.clear();
+  const std::vector<float> with = extract_features(a, packed);
+  const std::vector<float> without = extract_features(a, unpacked);
+  EXPECT_EQ(with[index_of("pipeline.packed_inputs")], 1);
+  EXPECT_EQ(with[index_of("pipeline.packed_bytes")], 2.f * 64 * 32 * 4);
+  EXPECT_EQ(without[index_of("pipeline.packed_inputs")], 0);
+  EXPECT_GT(without[index_of("arith.loads_strided")], 0);
+  EXPECT_EQ(with[index_of("arith.loads_strided")], 0);
+  EXPECT_GT(with[index_of("arith.loads_dense")], without[index_of("arith.loads_dense")]);
 }
 
 // A u8 image is a quarter of the bytes of an f32 one: what a subgraph reads and stores is

@@ -2,6 +2,7 @@
 // the system compiler against Halide, applied to fresh pipelines of the same algorithm,
 // and must give the same loop nest and the same output as apply() itself.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/scheduler/printed_schedules.h"
 #include "tests/scheduler/test_support.h"
@@ -62,6 +63,77 @@ TEST(ApplySource, PrintedSourceCompilesAndMatchesApply) {
     const auto b = subgraphs::run_pipeline(*printed[i].built, inputs, c.sg->inputs(), c.sg->outputs(), target);
     EXPECT_EQ(a[0].bytes, b[0].bytes) << "same schedule, same code: outputs must be identical";
     EXPECT_TRUE(subgraphs::compare_outputs(a, c.sg->reference(inputs)).passed());
+  }
+}
+
+// The transforms of library-class kernels, printed: a packed input (K transposed, at a loop
+// of its host), reductions split with rfactor and computed beside their row (softmax), and a
+// column sum whose partial sums stream whole rows, several rows per pass.
+TEST(ApplySource, PacksAndRFactorPlacementsPrintAsTheyApply) {
+  struct Case {
+    const char* spec;
+    const char* schedule;
+  };
+  const Case written[] = {
+      {R"({"name": "scores", "inputs": [{"name": "Q", "shape": [2, 8, 16]}, {"name": "K", "shape": [2, 24, 16]}],
+           "ops": [{"op": "batch_matmul", "inputs": ["Q", "K"], "output": "S", "transpose_b": true}], "outputs": ["S"]})",
+       R"({"funcs": [{"func": "S_acc", "compute": {"kind": "at", "consumer": "S", "consumer_stage": 0, "loop": "z"},
+            "stages": [{"stage": 1, "splits": [{"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 8}],
+                        "order": ["x_i", "y", "k$x", "x_o", "z"], "vectorize": "x_i"}]},
+           {"func": "S", "compute": {"kind": "root"}, "stages": [{"stage": 0, "parallel": ["z"]}]}],
+           "packs": [{"input": "K", "storage": ["y", "x", "z"], "compute": {"kind": "at", "consumer": "S", "consumer_stage": 0, "loop": "z"},
+                      "vector_width": 8}]})"},
+      {R"({"name": "sm", "inputs": [{"name": "x", "shape": [20, 48]}],
+           "ops": [{"op": "softmax", "inputs": ["x"], "output": "y"}], "outputs": ["y"]})",
+       R"({"funcs": [{"func": "y_max", "compute": {"kind": "at", "consumer": "y", "consumer_stage": 0, "loop": "y_o"},
+            "stages": [{"stage": 1, "splits": [{"loop": "k$x", "outer": "k_x_o", "inner": "k_x_i", "factor": 8}],
+                        "rfactor": {"loop": "k_x_i", "vectorize_u": true, "at_func": true}}]},
+           {"func": "y_exp", "compute": {"kind": "at", "consumer": "y", "consumer_stage": 0, "loop": "y_o"}},
+           {"func": "y_sum", "compute": {"kind": "at", "consumer": "y", "consumer_stage": 0, "loop": "y_o"},
+            "stages": [{"stage": 1, "splits": [{"loop": "k$x", "outer": "k_x_o", "inner": "k_x_i", "factor": 8}],
+                        "rfactor": {"loop": "k_x_i", "vectorize_u": true, "at_func": true}}]},
+           {"func": "y", "compute": {"kind": "root"}, "stages": [{"stage": 0,
+            "splits": [{"loop": "y", "outer": "y_o", "inner": "y_i", "factor": 4}], "order": ["x", "y_i", "y_o"], "parallel": ["y_o"]}]}]})"},
+      {R"({"name": "cs", "inputs": [{"name": "m", "shape": [64, 40]}],
+           "ops": [{"op": "reduce_sum", "inputs": ["m"], "output": "sums", "axes": [0]}], "outputs": ["sums"]})",
+       R"({"funcs": [{"func": "sums_acc", "compute": {"kind": "root"},
+            "stages": [{"stage": 1, "splits": [{"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 8},
+                                               {"loop": "r$x", "outer": "r_x_t", "inner": "r_x_u", "factor": 4},
+                                               {"loop": "r_x_t", "outer": "r_x_o", "inner": "r_x_m", "factor": 4}],
+                        "rfactor": {"loop": "r_x_o", "pure_vector": 8}, "unroll": ["r_x_u"], "vectorize": "x_i"}]},
+           {"func": "sums", "compute": {"kind": "root"}}]})"},
+  };
+  struct Built {
+    std::unique_ptr<subgraphs::SpecSubgraph> sg;
+    std::unique_ptr<Space> space;
+    ApplyResult applied;
+  };
+  std::vector<Built> cases;
+  for (const Case& w : written) {
+    Built b;
+    b.sg = testing::spec_subgraph(w.spec);
+    b.space = std::make_unique<Space>(analyze(*b.sg, testing::test_target()));
+    const Schedule s = Schedule::from_json(nlohmann::json::parse(w.schedule), "test");
+    ASSERT_EQ(b.space->validate(s).value_or(""), "") << w.schedule;
+    b.applied = apply(s, *b.sg, b.space->analysis());
+    ASSERT_TRUE(b.applied.ok) << b.applied.error;
+    cases.push_back(std::move(b));
+  }
+  std::vector<testing::PrintedCase> printed_cases;
+  for (const Built& c : cases) printed_cases.push_back({c.sg.get(), &c.space->analysis(), &c.applied});
+  const std::vector<ApplyResult> printed = testing::apply_printed_sources(printed_cases, "ktune_printed_transforms");
+  ASSERT_EQ(printed.size(), cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Built& c = cases[i];
+    EXPECT_EQ(testing::without_uniquifiers(loop_nest_text(printed[i])),
+              testing::without_uniquifiers(loop_nest_text(c.applied)))
+        << c.applied.source;
+    const auto inputs = c.sg->make_inputs(6);
+    const auto target = Halide::get_jit_target_from_environment();
+    const auto a = subgraphs::run_pipeline(*c.applied.built, inputs, c.sg->inputs(), c.sg->outputs(), target);
+    const auto b = subgraphs::run_pipeline(*printed[i].built, inputs, c.sg->inputs(), c.sg->outputs(), target);
+    EXPECT_EQ(a[0].bytes, b[0].bytes);
+    EXPECT_TRUE(subgraphs::compare_outputs(a, c.sg->reference(inputs)).passed()) << c.applied.source;
   }
 }
 

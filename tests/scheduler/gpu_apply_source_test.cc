@@ -42,8 +42,8 @@ void expect_printed_matches_apply(const std::vector<Case>& cases, const std::str
     EXPECT_EQ(testing::without_uniquifiers(loop_nest_text(printed[i])),
               testing::without_uniquifiers(loop_nest_text(c.applied)))
         << c.applied.source;
-    const std::map<std::string, Halide::Func> printed_funcs = testing::funcs_by_name(*printed[i].built);
-    const std::map<std::string, Halide::Func> applied_funcs = testing::funcs_by_name(*c.applied.built);
+    const std::map<std::string, Halide::Func> printed_funcs = testing::funcs_by_name(*printed[i].built, c.space->analysis());
+    const std::map<std::string, Halide::Func> applied_funcs = testing::funcs_by_name(*c.applied.built, c.space->analysis());
     for (const auto& [fname, f] : printed_funcs) {
       EXPECT_EQ(static_cast<int>(f.function().schedule().memory_type()),
                 static_cast<int>(applied_funcs.at(fname).function().schedule().memory_type()))

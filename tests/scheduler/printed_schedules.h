@@ -24,17 +24,28 @@
 
 namespace ktune::scheduler::testing {
 
-// Loop-nest text without Halide's `$N` name uniquifiers, which differ between pipelines.
+// Loop-nest text without the names Halide makes unique, which differ between pipelines: the
+// `$N` uniquifiers, the counters of the loops `vectorize(x, n)` splits off (`x.v12`), and an
+// rfactor intermediate's name (the loop nest shows `f` for one pipeline's `f$3_intm` and
+// `f_3_intm` for another's).
 inline std::string without_uniquifiers(const std::string& text) {
-  return std::regex_replace(text, std::regex("\\$[0-9]+"), "");
+  std::string out = std::regex_replace(text, std::regex("\\$[0-9]+"), "");
+  out = std::regex_replace(out, std::regex("\\.v[0-9]+"), ".v");
+  return std::regex_replace(out, std::regex("_[0-9]+_intm\\b"), "");
 }
 
-// Every Func of `built` by the stable name schedules use.
-inline std::map<std::string, Halide::Func> funcs_by_name(const subgraphs::BuiltPipeline& built) {
+// Every Func of `built` by the stable name schedules use, and the Func through which it
+// reads each input, by the input's name (what a printed pack calls `K.in()` on).
+inline std::map<std::string, Halide::Func> funcs_by_name(const subgraphs::BuiltPipeline& built,
+                                                         const Analysis& analysis) {
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
   const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
   std::map<std::string, Halide::Func> by_name;
   for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k].name, funcs[k]);
+  for (const InputAnalysis& in : analysis.inputs) {
+    const Halide::Func wrapper = subgraphs::input_wrapper(built, in.name);
+    if (wrapper.defined()) by_name.emplace(in.name, wrapper);
+  }
   return by_name;
 }
 
@@ -56,6 +67,10 @@ inline std::vector<ApplyResult> apply_printed_sources(const std::vector<PrintedC
     code << "extern \"C\" void ktune_apply_" << i << "(std::map<std::string, Func>* funcs) {\n";
     for (const FuncAnalysis& fa : cases[i].analysis->funcs) {
       code << "  Func " << fa.name << " = funcs->at(\"" << fa.name << "\");\n";
+    }
+    for (const InputAnalysis& in : cases[i].analysis->inputs) {
+      if (cases[i].applied->source.find(" = " + in.name + ".in();") == std::string::npos) continue;
+      code << "  Func " << in.name << " = funcs->at(\"" << in.name << "\");\n";
     }
     code << cases[i].applied->source << "}\n";
   }
@@ -91,7 +106,7 @@ inline std::vector<ApplyResult> apply_printed_sources(const std::vector<PrintedC
     p.ok = true;
     p.source = cases[i].applied->source;
     p.built = std::make_shared<subgraphs::BuiltPipeline>(cases[i].subgraph->build());
-    std::map<std::string, Halide::Func> by_name = funcs_by_name(*p.built);
+    std::map<std::string, Halide::Func> by_name = funcs_by_name(*p.built, *cases[i].analysis);
     fn(&by_name);
     printed.push_back(std::move(p));
   }

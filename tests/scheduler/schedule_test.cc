@@ -104,6 +104,39 @@ TEST(Schedule, CpuRFactorKeepsItsCanonicalTextAndHash) {
   EXPECT_EQ(Schedule::from_json(nlohmann::json::parse(text), "t").hash(), s.hash());
 }
 
+TEST(Schedule, RFactorPlacementAndPacksRoundTripAndHash) {
+  Schedule s = example();
+  RFactor rf{"k_x_i", true};
+  rf.at_func = true;
+  s.funcs[0].stages[0].rfactor = rf;
+  InputPack pack;
+  pack.input = "B";
+  pack.storage = {"y", "x"};
+  pack.compute = {ComputeLocation::Kind::kAt, "C", 0, "y"};
+  pack.vector_width = 16;
+  s.packs = {pack};
+  const std::string text = s.to_json().dump();
+  EXPECT_THAT(text, HasSubstr(R"("rfactor":{"at_func":true,"loop":"k_x_i","vectorize_u":true})"));
+  EXPECT_THAT(text, HasSubstr(R"("packs":[{"compute":{"consumer":"C","consumer_stage":0,"kind":"at","loop":"y"},"input":"B","storage":["y","x"],"vector_width":16}])"));
+  const Schedule back = Schedule::from_json(nlohmann::json::parse(text), "t");
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(back.hash(), s.hash());
+  // Each new decision is part of the identity.
+  Schedule t = s;
+  t.packs[0].parallel = true;
+  EXPECT_NE(t.hash(), s.hash());
+  t = s;
+  t.funcs[0].stages[0].rfactor->at_func = false;
+  EXPECT_NE(t.hash(), s.hash());
+  t = s;
+  t.funcs[0].stages[0].rfactor = RFactor{"k_x_o", false};
+  t.funcs[0].stages[0].rfactor->pure_vector = 16;
+  EXPECT_THAT(t.to_json().dump(), HasSubstr(R"("rfactor":{"loop":"k_x_o","pure_vector":16})"));
+  EXPECT_EQ(Schedule::from_json(t.to_json(), "t"), t);
+  // No packs: no "packs" key, so earlier schedules keep their text.
+  EXPECT_EQ(example().to_json().dump().find("packs"), std::string::npos);
+}
+
 std::string error_of(const std::string& text) {
   try {
     Schedule::from_json(nlohmann::json::parse(text), "sched.json");
@@ -131,6 +164,22 @@ TEST(Schedule, FromJsonErrorsNameTheField) {
   EXPECT_THAT(error_of(stage + R"({"loop": "k", "splits": [{"loop": "x", "outer": "a", "inner": "b", "factor": 0}]}}]}]})"),
               HasSubstr("funcs[0].stages[0].rfactor.splits[0].factor: expected a factor >= 2, found 0"));
   EXPECT_THAT(error_of(stage + R"("k"}]}]})"), HasSubstr("funcs[0].stages[0].rfactor: expected an object"));
+  EXPECT_THAT(error_of(stage + R"({"loop": "k", "at_func": 1}}]}]})"),
+              HasSubstr("funcs[0].stages[0].rfactor.at_func: expected true or false, found 1"));
+  EXPECT_THAT(error_of(stage + R"({"loop": "k", "pure_vector": 1}}]}]})"),
+              HasSubstr("funcs[0].stages[0].rfactor.pure_vector: expected a vector width >= 2"));
+  const std::string funcs = R"({"funcs": [], "packs": )";
+  EXPECT_THAT(error_of(funcs + R"({"input": "K"}})"), HasSubstr("sched.json: packs: expected an array of input packs"));
+  EXPECT_THAT(error_of(funcs + R"([{"input": "K", "compute": {"kind": "root"}}]})"),
+              HasSubstr("packs[0].storage: expected the input's dimensions, innermost first"));
+  EXPECT_THAT(error_of(funcs + R"([{"input": "K", "storage": ["y", "x"]}]})"),
+              HasSubstr("packs[0]: missing required field \"compute\""));
+  EXPECT_THAT(error_of(funcs + R"([{"input": "K", "storage": ["y", "x"], "compute": {"kind": "inline"}}]})"),
+              HasSubstr("packs[0].compute.kind: expected root or at: a pack is stored"));
+  EXPECT_THAT(error_of(funcs + R"([{"input": "K", "storage": ["y", "x"], "compute": {"kind": "root"}, "vector_width": 0}]})"),
+              HasSubstr("packs[0].vector_width: expected a vector width >= 2"));
+  EXPECT_THAT(error_of(funcs + R"([{"input": "K", "storage": ["y", "x"], "compute": {"kind": "root"}, "order": []}]})"),
+              HasSubstr("packs[0].order: unknown field"));
 }
 
 }  // namespace

@@ -212,6 +212,79 @@ TEST_F(ValidatorsTest, WhatAnRFactoredReductionReadsIsComputedAtRootOrInlined) {
   EXPECT_FALSE(lower(applied, testing::test_target().halide_target));
 }
 
+// rfactor's CPU placements: at_func only for a Func computed at a consumer's loop, with u
+// vectorized, and then its producers may sit at that same loop; pure_vector only with u
+// parallel, no wider than the Func's innermost pure loop.
+TEST_F(ValidatorsTest, RFactorPlacementsNeedTheirConditions) {
+  const auto sm = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [20, 48]}],
+    "ops": [{"op": "softmax", "inputs": ["x"], "output": "y"}], "outputs": ["y"]})");
+  const Space space(analyze(*sm, testing::test_target()));
+  Schedule s = space.naive();
+  const ComputeLocation at_row{ComputeLocation::Kind::kAt, "y", 0, "y"};
+  StageSchedule update;
+  update.stage = 1;
+  update.splits = {{"k$x", "k_x_o", "k_x_i", 8}};
+  update.rfactor = RFactor{"k_x_i", true};
+  update.rfactor->at_func = true;
+  s.find("y_sum")->stages = {update};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("rfactor.at_func needs the Func computed at a consumer's loop"));
+  s.find("y_sum")->compute = at_row;
+  s.find("y_exp")->compute = at_row;
+  EXPECT_EQ(space.validate(s).value_or(""), "") << "y_exp at the Func's own loop is visible to the intermediate";
+  update.rfactor->at_func = false;
+  s.find("y_sum")->stages = {update};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("\"y_exp\", which it reads, must be computed at root"));
+  update.rfactor->at_func = true;
+  update.rfactor->vectorize_u = false;
+  s.find("y_sum")->stages = {update};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("rfactor.at_func needs vectorize_u"));
+
+  Schedule g = space_->naive();
+  StageSchedule rows;
+  rows.stage = 1;
+  rows.splits = {{"k$x", "k_x_o", "k_x_i", 8}};
+  rows.rfactor = RFactor{"k_x_o", false};
+  rows.rfactor->pure_vector = 8;
+  g.find("C_acc")->stages = {rows};
+  EXPECT_EQ(reason(g), "");
+  rows.rfactor->pure_vector = 4096;
+  g.find("C_acc")->stages = {rows};
+  EXPECT_THAT(reason(g), HasSubstr("rfactor.pure_vector 4096 is wider than \"x\" (1024)"));
+  rows.rfactor->pure_vector = 8;
+  rows.rfactor->vectorize_u = true;
+  g.find("C_acc")->stages = {rows};
+  EXPECT_THAT(reason(g), HasSubstr("rfactor.pure_vector needs u parallel"));
+}
+
+TEST_F(ValidatorsTest, PacksNameAnInputPermuteItAndSitWhereItsHostAllows) {
+  Schedule s = space_->naive();
+  InputPack pack;
+  pack.input = "B";
+  pack.storage = {"y", "x"};
+  pack.parallel = true;
+  pack.vector_width = 8;
+  s.packs = {pack};
+  EXPECT_EQ(reason(s), "");
+  s.packs[0].input = "D";
+  EXPECT_THAT(reason(s), HasSubstr("pack of \"D\": the pipeline has no such input"));
+  s.packs[0] = pack;
+  s.packs[0].storage = {"y", "y"};
+  EXPECT_THAT(reason(s), HasSubstr("pack of B: storage must list each of the input's 2 dimensions once"));
+  s.packs[0] = pack;
+  s.packs[0].compute = {ComputeLocation::Kind::kAt, "C", 0, "y"};
+  EXPECT_THAT(reason(s), HasSubstr("pack of B: it cannot be computed at C.y")) << "C_acc, which reads B, is at root";
+  s.packs[0] = pack;
+  s.packs[0].vector_width = 64;
+  EXPECT_THAT(reason(s), HasSubstr("vector_width 64 is wider than \"y\""));
+  s.packs[0] = pack;
+  s.packs[0].compute = {ComputeLocation::Kind::kAt, "C_acc", 1, "k$x"};
+  EXPECT_THAT(reason(s), HasSubstr("only a pack at root runs in parallel"));
+  s.packs[0].parallel = false;
+  EXPECT_EQ(reason(s), "");
+  s.packs = {pack, pack};
+  EXPECT_THAT(reason(s), HasSubstr("input \"B\" is packed twice"));
+}
+
 TEST_F(ValidatorsTest, UnrollAndTarget) {
   StageSchedule st;
   st.stage = 1;

@@ -1,0 +1,248 @@
+#include "scheduler/family_templates.h"
+
+#include <algorithm>
+
+#include "scheduler/input_pack.h"
+
+namespace ktune::scheduler {
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// The reads of `stage` (not the Func's reads of itself) whose indices use `loop`.
+std::vector<const ProducerUse*> reads_indexed_by(const FuncAnalysis& func, const StageAnalysis& stage,
+                                                 const std::string& loop) {
+  std::vector<const ProducerUse*> out;
+  for (const ProducerUse& use : stage.uses) {
+    if (use.name != func.name && contains(use.index_loops, loop)) out.push_back(&use);
+  }
+  return out;
+}
+
+int reduction_loops(const StageAnalysis& stage) {
+  return static_cast<int>(std::count_if(stage.loops.begin(), stage.loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
+}
+
+std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
+
+}  // namespace
+
+bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
+  const LoopAnalysis* r = stage.first_reduction();
+  const LoopAnalysis* x = stage.pure_loop(0);
+  if (!stage.rfactor_ok || !r || !x || r->extent < 4 * stage.native_lanes(target)) return false;
+  const std::vector<const ProducerUse*> reads = reads_indexed_by(func, stage, r->name);
+  if (reads.empty()) return false;
+  return std::all_of(reads.begin(), reads.end(), [&](const ProducerUse* use) {
+    return contains(use->contiguous_loops, r->name) && !contains(use->contiguous_loops, x->name);
+  });
+}
+
+StageSchedule row_reduction_stage(const StageAnalysis& stage, const TargetInfo& target) {
+  const LoopAnalysis& r = *stage.first_reduction();
+  StageSchedule st;
+  st.stage = stage.stage;
+  st.splits = {{r.name, piece(r.name, "_o"), piece(r.name, "_i"), stage.native_lanes(target)}};
+  st.rfactor = RFactor{piece(r.name, "_i"), true};
+  st.rfactor->at_func = true;
+  return st;
+}
+
+bool is_column_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
+  const LoopAnalysis* r = stage.first_reduction();
+  const LoopAnalysis* x = stage.pure_loop(0);
+  const int lanes = stage.native_lanes(target);
+  if (!stage.rfactor_ok || !r || !x || stage.pure_loop(1) || reduction_loops(stage) != 1) return false;
+  // Enough rows for a few chunks per core, of four rows each.
+  if (x->extent < lanes || r->extent < 4 * 4 * target.cores) return false;
+  const std::vector<const ProducerUse*> reads = reads_indexed_by(func, stage, r->name);
+  if (reads.empty()) return false;
+  return std::all_of(reads.begin(), reads.end(), [&](const ProducerUse* use) {
+    return !contains(use->contiguous_loops, r->name) && contains(use->contiguous_loops, x->name);
+  });
+}
+
+StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInfo& target) {
+  const LoopAnalysis& r = *stage.first_reduction();
+  const LoopAnalysis& x = *stage.pure_loop(0);
+  const int64_t lanes = stage.native_lanes(target);
+  // 16 chunks per core (the partial sums of a 4096-wide row, 16 KiB each, stay in L2);
+  // chunks of at least one pass of four rows.
+  const int64_t rows_per_chunk = std::max<int64_t>(1, r.extent / 4 / (16 * target.cores));
+  StageSchedule st;
+  st.stage = stage.stage;
+  st.splits = {{r.name, piece(r.name, "_t"), piece(r.name, "_u"), 4}};
+  if (rows_per_chunk >= 2) st.splits.push_back({piece(r.name, "_t"), piece(r.name, "_o"), piece(r.name, "_m"), rows_per_chunk});
+  const std::string chunks = rows_per_chunk >= 2 ? piece(r.name, "_o") : piece(r.name, "_t");
+  st.rfactor = RFactor{chunks, false};
+  st.rfactor->pure_vector = std::min(lanes, x.extent);
+  st.unroll = {piece(r.name, "_u")};
+  // What remains, a sum over the chunks, vectorized along the row.
+  if (x.extent > lanes) {
+    st.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), lanes});
+    st.vectorize = piece(x.name, "_i");
+  } else {
+    st.vectorize = x.name;
+  }
+  return st;
+}
+
+bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage) {
+  const LoopAnalysis* r = stage.first_reduction();
+  const LoopAnalysis* x = stage.pure_loop(0);
+  if (!stage.rfactor_ok || !r || !x || !stage.pure_loop(1) || reduction_loops(stage) != 1) return false;
+  bool reused_across_x = false, indexed_by_x = false;
+  for (const ProducerUse* use : reads_indexed_by(func, stage, r->name)) {
+    if (contains(use->index_loops, x->name)) {
+      indexed_by_x = true;
+    } else {
+      reused_across_x = true;
+    }
+  }
+  return reused_across_x && indexed_by_x;
+}
+
+StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
+  const LoopAnalysis& x = *stage.pure_loop(0);
+  const LoopAnalysis& y = *stage.pure_loop(1);
+  const LoopAnalysis& r = *stage.first_reduction();
+  const int64_t lanes = stage.native_lanes(target);
+  // Two vectors across x by as many rows as half the register file holds: 2 x 8 with
+  // AVX-512's 32 registers, 2 x 4 with AVX2's 16.
+  const int64_t width = x.extent >= 2 * lanes ? 2 * lanes : std::min(lanes, x.extent);
+  const int64_t vectors = std::max<int64_t>(1, width / lanes);
+  const int64_t rows = std::min<int64_t>(y.extent, std::max<int64_t>(1, target.vector_registers / 2 / vectors));
+  StageSchedule st;
+  st.stage = stage.stage;
+  std::vector<std::string> inner, outer;
+  if (width < x.extent) {
+    st.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), width});
+    inner.push_back(piece(x.name, "_i"));
+    outer.push_back(piece(x.name, "_o"));
+  } else {
+    inner.push_back(x.name);
+  }
+  st.vectorize = inner.front();
+  if (rows >= 2 && rows < y.extent) {
+    st.splits.push_back({y.name, piece(y.name, "_o"), piece(y.name, "_i"), rows});
+    inner.push_back(piece(y.name, "_i"));
+    outer.push_back(piece(y.name, "_o"));
+    st.unroll = {piece(y.name, "_i")};
+  } else {
+    outer.push_back(y.name);
+  }
+  // The reduction blocked by 128 (a panel of the x operand stays in L1 across the tile).
+  std::vector<std::string> reduction_outer;
+  if (r.extent > 2 * 128) {
+    st.splits.push_back({r.name, piece(r.name, "_o"), piece(r.name, "_i"), 128});
+    inner.push_back(piece(r.name, "_i"));
+    reduction_outer.push_back(piece(r.name, "_o"));
+  } else {
+    inner.push_back(r.name);
+  }
+  st.order = inner;
+  st.order.insert(st.order.end(), outer.begin(), outer.end());
+  st.order.insert(st.order.end(), reduction_outer.begin(), reduction_outer.end());
+  for (size_t i = 2; stage.pure_loop(i); ++i) st.order.push_back(stage.pure_loop(i)->name);
+  return st;
+}
+
+TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {
+  TilingChoice c;
+  const int lanes = consumer.native_lanes(target);
+  const LoopAnalysis* x = consumer.pure_loop(0);
+  const LoopAnalysis* y = consumer.pure_loop(1);
+  if (x && x->extent >= lanes) {
+    c.vector_width = lanes;
+    if (x->extent >= 2 * lanes) c.inner_tile = std::min<int64_t>(16 * lanes, x->extent / lanes * lanes);
+  }
+  if (y && y->extent > 32) c.second_tile = 32;
+  c.parallel_loops = 1;
+  return c;
+}
+
+std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,
+                                                 const StageAnalysis& update) {
+  const LoopAnalysis& x = *update.pure_loop(0);
+  for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
+    if (use->func >= 0 || !contains(use->index_loops, x.name) || contains(use->contiguous_loops, x.name)) continue;
+    const InputAnalysis* input = analysis.find_input(use->name);
+    if (!input || use->dim_loops.size() != input->extents.size()) continue;
+    int dim = -1;
+    for (size_t d = 0; d < use->dim_loops.size(); ++d) {
+      if (contains(use->dim_loops[d], x.name)) dim = static_cast<int>(d);
+    }
+    if (dim <= 0) continue;
+    InputPack pack;
+    pack.input = input->name;
+    pack.storage = input_dims(*input);
+    std::rotate(pack.storage.begin(), pack.storage.begin() + dim, pack.storage.begin() + dim + 1);
+    pack.vector_width = pack_vector_width(analysis, *input, pack.storage[0]);
+    pack.parallel = true;
+    return pack;
+  }
+  return std::nullopt;
+}
+
+bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) {
+  const LoopAnalysis* x = stage.pure_loop(0);
+  const LoopAnalysis* c = stage.pure_loop(2);
+  if (!stage.rfactor_ok || !x || !c || reduction_loops(stage) < 2) return false;
+  bool activations = false, weights = false;
+  for (const ProducerUse& use : stage.uses) {
+    if (use.name == func.name) continue;
+    const bool by_x = contains(use.index_loops, x->name);
+    activations |= by_x && !contains(use.index_loops, c->name);
+    weights |= !by_x && contains(use.index_loops, c->name);
+  }
+  return activations && weights;
+}
+
+StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
+  TilingChoice c;
+  const int64_t lanes = stage.native_lanes(target);
+  c.vector_width = std::min<int64_t>(lanes, stage.pure_loop(0)->extent);
+  c.second_tile = 2;
+  c.unroll_second = true;
+  // Rows x output channels x one vector: half the register file.
+  c.third_tile = std::max<int64_t>(2, target.vector_registers / 2 / 2);
+  c.unroll_third = true;
+  c.reduction_inside_tiles = true;
+  c.reverse_reductions = true;
+  return make_stage(stage, c);
+}
+
+TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {
+  TilingChoice c;
+  const int64_t lanes = consumer.native_lanes(target);
+  if (const LoopAnalysis* x = consumer.pure_loop(0)) c.vector_width = std::min<int64_t>(lanes, x->extent);
+  c.second_tile = 2;
+  c.third_tile = std::max<int64_t>(2, target.vector_registers / 2 / 2);
+  c.unroll_third = true;
+  c.parallel_loops = 3;
+  return c;
+}
+
+AccumulatorFamily accumulator_family(const FuncAnalysis& func) {
+  if (!func.has_updates()) return AccumulatorFamily::kNone;
+  if (is_matmul_update(func, func.stages.back())) return AccumulatorFamily::kMatmul;
+  if (is_conv_update(func, func.stages.back())) return AccumulatorFamily::kConv;
+  return AccumulatorFamily::kNone;
+}
+
+AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
+  for (const StageAnalysis& stage : analysis.funcs[func].stages) {
+    for (const ProducerUse& use : stage.uses) {
+      if (use.func < 0 || use.func == func) continue;
+      const FuncAnalysis& producer = analysis.funcs[use.func];
+      if (producer.has_updates()) {
+        if (const AccumulatorFamily f = accumulator_family(producer); f != AccumulatorFamily::kNone) return f;
+      } else if (const AccumulatorFamily f = accumulator_family_read(analysis, use.func); f != AccumulatorFamily::kNone) {
+        return f;
+      }
+    }
+  }
+  return AccumulatorFamily::kNone;
+}
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,66 @@
+// The stage schedules a performance engineer writes for four op families, recognised from
+// the analysis (not from op names, so a Generator's pipeline gets them too) and adapted to
+// the shape and the target. The heuristic schedule starts from them and the sampler draws
+// them, so tuning starts where the expert schedules of bench/expert/ are:
+//   - a row reduction (softmax's maximum, layernorm's mean) computed per block of rows:
+//     rfactor of the reduction's vector-wide piece, partial results made beside the row;
+//   - a column reduction (a column sum) at root: chunks of rows in parallel, each streaming
+//     whole rows, four per pass, into a vector of partial sums;
+//   - a matmul accumulator per tile of its consumer: two vectors by several rows held in
+//     registers, the reduction blocked, an operand read across its rows packed transposed;
+//   - a convolution accumulator per tile of its consumer: a vector across x by rows by
+//     output channels in registers, the window inside the input channels.
+#pragma once
+
+#include <optional>
+
+#include "scheduler/analysis.h"
+#include "scheduler/schedule.h"
+#include "scheduler/stage_template.h"
+
+namespace ktune::scheduler {
+
+// An associative update whose innermost reduction loop walks the contiguous dimension of
+// every read that it indexes, which the innermost pure loop never does, and that is long
+// enough (four vectors) to be worth splitting.
+bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target);
+StageSchedule row_reduction_stage(const StageAnalysis& stage, const TargetInfo& target);
+
+// An associative update with one reduction loop, over which every read it indexes walks a
+// dimension other than the contiguous one, while the Func's one pure loop walks the contiguous one.
+bool is_column_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target);
+StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInfo& target);
+
+// An associative update with one reduction loop and two or more pure loops, reading one
+// operand that the innermost pure loop does not index (reused across a vector) and one
+// that it does (a row of B, or a row of K, which a pack makes contiguous).
+bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage);
+StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target);
+// The tiling of the Func that reads a matmul accumulator pointwise: tiles of 16 vectors by
+// 32 rows, the accumulator computed per tile (at "x_o").
+TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
+// The pack that makes a matmul's vector loop walk an input contiguously (attention's K
+// read across its rows): that input's dimension moved innermost, at root, in parallel.
+std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,
+                                                 const StageAnalysis& update);
+
+// A convolution's accumulator: an associative update with several reduction loops and
+// three or more pure loops, reading one operand the innermost pure loop indexes (the
+// activations) and one it does not that the third pure loop does (the weights, per output
+// channel).
+bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
+// Its update per tile of its consumer: one vector across x by a few rows by 8 output
+// channels in registers (4 with AVX2), the window innermost (inside the input channels).
+StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target);
+// The tiling of the Func that reads a convolution accumulator pointwise: the same register
+// tile, its outer loops in parallel.
+TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
+
+// The accumulator family Func `func` reads directly or through Funcs without updates (a
+// bias and an activation fused after the product): matmul, conv, or none.
+enum class AccumulatorFamily { kNone, kMatmul, kConv };
+AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func);
+// The family of Func `func`'s own last update.
+AccumulatorFamily accumulator_family(const FuncAnalysis& func);
+
+}  // namespace ktune::scheduler

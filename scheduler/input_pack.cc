@@ -1,0 +1,56 @@
+#include "scheduler/input_pack.h"
+
+#include <algorithm>
+
+#include "scheduler/host_consumer.h"
+
+namespace ktune::scheduler {
+
+std::vector<std::string> input_dims(const InputAnalysis& input) {
+  std::vector<std::string> dims;
+  for (size_t d = 0; d < input.extents.size(); ++d) dims.push_back(input_dim_name(static_cast<int>(d)));
+  return dims;
+}
+
+std::vector<ComputeLocation> pack_locations(const Analysis& analysis, const Schedule& schedule,
+                                            const std::string& input) {
+  std::vector<ComputeLocation> options = {ComputeLocation{ComputeLocation::Kind::kRoot, "", 0, ""}};
+  const AtHost at = input_at_host(analysis, schedule, input);
+  if (at.func < 0) return options;
+  const std::vector<ComputeLocation> loops = at_locations(analysis, schedule, at.func, at.stage, at.innermost);
+  options.insert(options.end(), loops.begin(), loops.end());
+  return options;
+}
+
+int64_t pack_vector_width(const Analysis& analysis, const InputAnalysis& input, const std::string& storage0) {
+  const std::vector<std::string> dims = input_dims(input);
+  const auto d = std::find(dims.begin(), dims.end(), storage0);
+  if (d == dims.end()) return 0;
+  const int64_t lanes = analysis.target.vector_lanes * 4 / std::max(1, input.element_bytes);
+  const int64_t width = std::min<int64_t>(lanes, input.extents[d - dims.begin()]);
+  return width >= 2 ? width : 0;
+}
+
+std::optional<InputPack> draw_pack(const Analysis& analysis, const Schedule& schedule, const InputAnalysis& input,
+                                   Rng& rng) {
+  if (input.extents.size() < 2) return std::nullopt;
+  InputPack pack;
+  pack.input = input.name;
+  pack.storage = input_dims(input);
+  // One outer dimension moved innermost: the transpose a reader walking it wants.
+  const size_t moved = 1 + static_cast<size_t>(rng.below(static_cast<int64_t>(pack.storage.size()) - 1));
+  std::rotate(pack.storage.begin(), pack.storage.begin() + moved, pack.storage.begin() + moved + 1);
+  pack.compute = rng.pick(pack_locations(analysis, schedule, input.name));
+  pack.vector_width = pack_vector_width(analysis, input, pack.storage[0]);
+  pack.parallel = pack.compute.kind == ComputeLocation::Kind::kRoot;
+  return pack;
+}
+
+const InputPack* find_pack(const Schedule& schedule, const std::string& input) {
+  for (const InputPack& p : schedule.packs) {
+    if (p.input == input) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,37 @@
+// What a schedule may do with a packed copy of a pipeline input (InputPack in
+// scheduler/schedule.h): the input's dimension names, where a pack may be computed (at root,
+// or at a loop of the one Func that reads the input, as for a producer Func), and the pack
+// the Space proposes for an input, if any. Shared by the Space, the pack mutator and the
+// pack validator.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/analysis.h"
+#include "scheduler/rng.h"
+#include "scheduler/schedule.h"
+
+namespace ktune::scheduler {
+
+// "x", "y", ... for each dimension of `input`, innermost first.
+std::vector<std::string> input_dims(const InputAnalysis& input);
+
+// Root, then every loop of the input's host (host_consumer.h) a pack may be computed at.
+std::vector<ComputeLocation> pack_locations(const Analysis& analysis, const Schedule& schedule,
+                                            const std::string& input);
+
+// Lanes of a pack's vectorized copy loop for `input`: the target's f32 lanes scaled to the
+// element size, at most the extent of the innermost stored dimension `storage0`.
+int64_t pack_vector_width(const Analysis& analysis, const InputAnalysis& input, const std::string& storage0);
+
+// A random pack of `input` that moves one of its outer dimensions innermost (a transpose),
+// at a random location of pack_locations; nullopt for an input of rank 1.
+std::optional<InputPack> draw_pack(const Analysis& analysis, const Schedule& schedule, const InputAnalysis& input,
+                                   Rng& rng);
+
+// The pack of `input` in `schedule`, or null.
+const InputPack* find_pack(const Schedule& schedule, const std::string& input);
+
+}  // namespace ktune::scheduler
