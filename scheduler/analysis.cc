@@ -3,6 +3,7 @@
 // relations to isl (dependences.h).
 #include "scheduler/analysis.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -360,6 +361,19 @@ void record_index_loops(const HI::Call* call, const std::vector<LoopAnalysis>& l
   }
 }
 
+// True for a constant index, or one clamped between constants (Halide::clamp makes max(min(e, hi), lo)).
+bool clamped_index(const Halide::Expr& e) {
+  if (HI::is_const(e)) return true;
+  const auto bounded = [](const Halide::Expr& inner, const Halide::Expr& bound, bool want_min) {
+    if (!HI::is_const(bound)) return false;
+    if (want_min) return inner.as<HI::Min>() && HI::is_const(inner.as<HI::Min>()->b);
+    return inner.as<HI::Max>() && HI::is_const(inner.as<HI::Max>()->b);
+  };
+  if (const auto* mx = e.as<HI::Max>()) return bounded(mx->a, mx->b, true);
+  if (const auto* mn = e.as<HI::Min>()) return bounded(mn->a, mn->b, false);
+  return false;
+}
+
 // One call of a stage: what it reads, the element size, the isl access relation and the loops its indices use.
 ProducerUse producer_use(const PipelineFacts& pipeline, const HI::Call* call, const StageSpace& space,
                          const std::vector<LoopAnalysis>& loops, const std::vector<std::string>& halide_loops) {
@@ -367,6 +381,7 @@ ProducerUse producer_use(const PipelineFacts& pipeline, const HI::Call* call, co
   use.element_bytes = std::max(1, call->type.bytes());
   const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
   use.access = access_relation(space, target_name, call->args, use.affine);
+  for (const Halide::Expr& a : call->args) use.clamped_dims.push_back(clamped_index(a));
   record_index_loops(call, loops, halide_loops, use);
   return use;
 }

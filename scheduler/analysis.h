@@ -32,6 +32,9 @@ struct ProducerUse {
   std::string name;          // Func name or input name
   std::string access;        // isl relation from the stage's loops to the producer's elements
   bool affine = true;        // false when `access` is a conservative over-approximation
+  std::vector<bool> clamped_dims;  // per index, dimension 0 first: a constant or clamped between
+                                   // constants (a boundary condition), so computing more along it
+                                   // never reads outside them
   int element_bytes = 4;     // bytes of one element of what it reads
   std::vector<std::string> index_loops;  // loops of the calling stage that appear in the indices
   std::vector<std::string> contiguous_loops;  // those that appear in the innermost (contiguous) index;

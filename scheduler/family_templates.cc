@@ -33,8 +33,11 @@ bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, cons
   if (!stage.rfactor_ok || !r || !x || r->extent < 4 * stage.native_lanes(target)) return false;
   const std::vector<const ProducerUse*> reads = reads_indexed_by(func, stage, r->name);
   if (reads.empty()) return false;
+  // Every read along the reduction is of the row (indexed by x too): an operand reused
+  // across x makes it a matmul.
   return std::all_of(reads.begin(), reads.end(), [&](const ProducerUse* use) {
-    return contains(use->contiguous_loops, r->name) && !contains(use->contiguous_loops, x->name);
+    return contains(use->contiguous_loops, r->name) && !contains(use->contiguous_loops, x->name) &&
+           contains(use->index_loops, x->name);
   });
 }
 

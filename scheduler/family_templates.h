@@ -21,8 +21,9 @@
 namespace ktune::scheduler {
 
 // An associative update whose innermost reduction loop walks the contiguous dimension of
-// every read that it indexes, which the innermost pure loop never does, and that is long
-// enough (four vectors) to be worth splitting.
+// every read that it indexes, each of which the innermost pure loop indexes too (the row)
+// but never along its contiguous dimension, and that is long enough (four vectors) to be
+// worth splitting.
 bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target);
 StageSchedule row_reduction_stage(const StageAnalysis& stage, const TargetInfo& target);
 

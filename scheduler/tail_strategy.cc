@@ -24,10 +24,41 @@ std::optional<NestLoop> loop_before(const StageAnalysis& sa, const StageSchedule
   return *l;
 }
 
+// The first read, by a stage of Func `func`, along its loop `loop` that a larger region
+// could push outside an input's bounds, followed into the Funcs it reads (a producer's region
+// grows along the dimensions the loop indexes); empty when every such read is clamped (a
+// boundary condition, such as a convolution's zero padding).
+std::string unsafe_read_along(const Analysis& analysis, int func, const std::string& loop, int depth = 0) {
+  if (depth > static_cast<int>(analysis.funcs.size())) return analysis.funcs[func].name;
+  for (const StageAnalysis& sa : analysis.funcs[func].stages) {
+    for (const ProducerUse& use : sa.uses) {
+      if (use.func == func) continue;
+      for (size_t d = 0; d < use.dim_loops.size(); ++d) {
+        const std::vector<std::string>& along = use.dim_loops[d];
+        if (std::find(along.begin(), along.end(), loop) == along.end()) continue;
+        if (use.func < 0) {
+          if (d >= use.clamped_dims.size() || !use.clamped_dims[d]) return use.name;
+          continue;
+        }
+        const FuncAnalysis& producer = analysis.funcs[use.func];
+        if (d >= producer.args.size()) return use.name;
+        if (!unsafe_read_along(analysis, use.func, producer.args[d], depth + 1).empty()) return use.name;
+      }
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
-std::optional<std::string> tail_refusal(const FuncAnalysis& func, const FuncSchedule& schedule, const StageSchedule& stage,
-                                        const LoopSplit& split) {
+bool splits_pure_loop(const FuncAnalysis& func, const StageSchedule& stage, const LoopSplit& split) {
+  if (stage.stage < 0 || stage.stage >= static_cast<int>(func.stages.size())) return false;
+  const auto loop = loop_before(func.stages[stage.stage], stage, split);
+  return loop && !loop->is_reduction;
+}
+
+std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
+                                        const FuncSchedule& schedule, const StageSchedule& stage, const LoopSplit& split) {
   if (split.tail == Tail::kGuard) return std::nullopt;
   const std::string what = std::string("the ") + to_string(split.tail) + " tail of \"" + split.loop + "\" ";
   if (stage.stage < 0 || stage.stage >= static_cast<int>(func.stages.size())) return std::nullopt;
@@ -43,10 +74,17 @@ std::optional<std::string> tail_refusal(const FuncAnalysis& func, const FuncSche
     return std::nullopt;
   }
   if (func.is_output) return what + "would write past the output";
-  for (const ProducerUse& use : sa.uses) {
-    if (use.func < 0 && std::find(use.index_loops.begin(), use.index_loops.end(), loop->origin) != use.index_loops.end()) {
-      return what + "would read input \"" + use.name + "\" past its bounds";
-    }
+  // The whole Func's region grows, so every stage's reads along the loop must stay in bounds;
+  // an inlined Func's reads count as the reader's own (its indices are not traced, so any
+  // input it reads at all counts).
+  if (const std::string read = unsafe_read_along(analysis, analysis.index_of(func.name), loop->origin); !read.empty()) {
+    const FuncSchedule* rs = all.find(read);
+    const bool inlined = rs && rs->compute.kind == ComputeLocation::Kind::kInline;
+    return what + "would read " + (analysis.find_input(read) ? "input" : inlined ? "inlined Func" : "Func") + " \"" +
+           read + "\" past " + (analysis.find_input(read) ? "its bounds" : "the inputs' bounds");
+  }
+  for (const StageSchedule& other : schedule.stages) {
+    if (other.rfactor) return what + "would grow the region of an rfactor intermediate";
   }
   return std::nullopt;
 }
@@ -59,15 +97,15 @@ void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
     for (StageSchedule& st : f.stages) {
       if (st.rfactor || !st.gpu.empty() || st.stage >= static_cast<int>(fa->stages.size())) continue;
       for (LoopSplit& split : st.splits) {
+        if (!splits_pure_loop(*fa, st, split)) continue;
         const auto loop = loop_before(fa->stages[st.stage], st, split);
-        if (!loop || loop->is_reduction) continue;
         const bool tiled = f.compute.kind == ComputeLocation::Kind::kAt;
         if (!tiled && loop->extent % split.factor == 0) continue;
         std::vector<Tail> allowed;
         for (Tail t : {Tail::kShiftInwards, Tail::kRoundUp}) {
           LoopSplit candidate = split;
           candidate.tail = t;
-          if (!tail_refusal(*fa, f, st, candidate)) allowed.push_back(t);
+          if (!tail_refusal(analysis, schedule, *fa, f, st, candidate)) allowed.push_back(t);
         }
         if (allowed.empty()) continue;
         if (!rng) {

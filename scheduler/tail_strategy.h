@@ -1,6 +1,7 @@
 // Where a split may leave Halide's guarded tail (Tail in scheduler/schedule.h): the last
-// tile of a pure loop of a root Func without updates may shift inwards, the region of an intermediate Func
-// that reads no input along the loop may round up to whole tiles. Both keep the inner
+// tile of a pure loop of a root Func without updates may shift inwards; the region of an
+// intermediate Func may round up to whole tiles when nothing it reads along the loop can
+// read an input out of its bounds (a padded input's clamped reads can). Both keep the inner
 // loop's vectors whole (a 56-wide convolution row in 16-lane vectors). The validator asks
 // tail_refusal; the heuristic and the sampler call choose_tails.
 #pragma once
@@ -14,9 +15,13 @@
 
 namespace ktune::scheduler {
 
-// Why `split` of `stage` of `func` may not use its tail strategy, or nullopt when it may.
-std::optional<std::string> tail_refusal(const FuncAnalysis& func, const FuncSchedule& schedule, const StageSchedule& stage,
-                                        const LoopSplit& split);
+// True when `split` (one of stage.splits) splits a pure loop: only those have a choice of tail.
+bool splits_pure_loop(const FuncAnalysis& func, const StageSchedule& stage, const LoopSplit& split);
+
+// Why `split` of `stage` of `func` (scheduled as `schedule`, within `all`) may not use its
+// tail strategy, or nullopt when it may.
+std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
+                                        const FuncSchedule& schedule, const StageSchedule& stage, const LoopSplit& split);
 
 // Sets the tail of every split of a pure loop that does not divide its loop (or lies in a
 // Func computed per tile of a consumer): the first allowed of shift_inwards and round_up in

@@ -22,7 +22,19 @@ std::string identifier_safe(std::string s) {
   return s;
 }
 
-std::string without_uniquifier(const std::string& name) { return name.substr(0, name.find('$')); }
+// Every "$N" Halide appended removed: "y_max$3" -> "y_max", and the rfactor intermediate of
+// that Func, "y_max$3_intm", -> "y_max_intm" (as in a pipeline where it was "y_max").
+std::string without_uniquifier(const std::string& name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '$' && i + 1 < name.size() && std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
+      while (i + 1 < name.size() && std::isdigit(static_cast<unsigned char>(name[i + 1]))) ++i;
+      continue;
+    }
+    out += name[i];
+  }
+  return out;
+}
 
 // A pure variable: "v12" -> "v".
 std::string canonical_var_base(const std::string& name) {

@@ -30,6 +30,7 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
       {make_loop_order_mutator(), 1.5},
       {make_rfactor_mutator(), 0.5},
       {make_pack_mutator(), 0.5},
+      {make_tail_mutator(), 0.5},
   };
 }
 

@@ -68,7 +68,7 @@ class StructureValidator : public Validator {
         const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
         if (!nest) return where + error;
         for (const LoopSplit& split : st.splits) {
-          if (auto refusal = tail_refusal(*fa, f, st, split)) return where + *refusal;
+          if (auto refusal = tail_refusal(a, s, *fa, f, st, split)) return where + *refusal;
           // Halide 14 loses the bounds guard of a split whose inner piece is split again
           // (and vectorized): the result reads and writes outside the Func's region.
           for (const LoopSplit& earlier : st.splits) {

@@ -45,6 +45,10 @@ void expect_printed_matches_apply(const std::vector<Case>& cases, const std::str
     const std::map<std::string, Halide::Func> printed_funcs = testing::funcs_by_name(*printed[i].built, c.space->analysis());
     const std::map<std::string, Halide::Func> applied_funcs = testing::funcs_by_name(*c.applied.built, c.space->analysis());
     for (const auto& [fname, f] : printed_funcs) {
+      if (!applied_funcs.count(fname)) {
+        ADD_FAILURE() << "the printed pipeline has Func " << fname << ", the applied one does not";
+        continue;
+      }
       EXPECT_EQ(static_cast<int>(f.function().schedule().memory_type()),
                 static_cast<int>(applied_funcs.at(fname).function().schedule().memory_type()))
           << fname << "\n" << c.applied.source;

@@ -34,15 +34,17 @@ inline std::string without_uniquifiers(const std::string& text) {
   return std::regex_replace(out, std::regex("_[0-9]+_intm\\b"), "");
 }
 
-// Every Func of `built` by the stable name schedules use, and the Func through which it
-// reads each input, by the input's name (what a printed pack calls `K.in()` on).
+// Every Func of `built` by the stable name schedules use and, with `inputs`, the Func
+// through which it reads each input, by the input's name (what a printed pack calls
+// `K.in()` on).
 inline std::map<std::string, Halide::Func> funcs_by_name(const subgraphs::BuiltPipeline& built,
-                                                         const Analysis& analysis) {
+                                                         const Analysis& analysis, bool inputs = false) {
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
   const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
   std::map<std::string, Halide::Func> by_name;
   for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k].name, funcs[k]);
   for (const InputAnalysis& in : analysis.inputs) {
+    if (!inputs) break;
     const Halide::Func wrapper = subgraphs::input_wrapper(built, in.name);
     if (wrapper.defined()) by_name.emplace(in.name, wrapper);
   }
@@ -106,7 +108,7 @@ inline std::vector<ApplyResult> apply_printed_sources(const std::vector<PrintedC
     p.ok = true;
     p.source = cases[i].applied->source;
     p.built = std::make_shared<subgraphs::BuiltPipeline>(cases[i].subgraph->build());
-    std::map<std::string, Halide::Func> by_name = funcs_by_name(*p.built, *cases[i].analysis);
+    std::map<std::string, Halide::Func> by_name = funcs_by_name(*p.built, *cases[i].analysis, true);
     fn(&by_name);
     printed.push_back(std::move(p));
   }

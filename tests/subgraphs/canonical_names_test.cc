@@ -67,6 +67,9 @@ TEST(CanonicalNames, DropCountersAndTranslateBackToThisBuild) {
 TEST(CanonicalNames, FuncBaseKeepsUserNamesAndDropsCounters) {
   EXPECT_EQ(canonical_func_base("blur_x"), "blur_x");
   EXPECT_EQ(canonical_func_base("blur_x$12"), "blur_x");
+  // An rfactor intermediate of a uniquified Func is named as it would be without the counter.
+  EXPECT_EQ(canonical_func_base("y_max$233_intm"), "y_max_intm");
+  EXPECT_EQ(canonical_func_base("y_max_intm"), "y_max_intm");
   EXPECT_EQ(canonical_func_base("f123"), "f");
   EXPECT_EQ(canonical_func_base("lambda_7"), "lambda");
   EXPECT_EQ(canonical_func_base("level1"), "level1");

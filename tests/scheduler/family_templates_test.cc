@@ -1,0 +1,104 @@
+// Tests scheduler/family_templates.cc: which stages each op family recognises (from the
+// analysis, whatever the op is called) and the stage each template builds.
+#include "scheduler/family_templates.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+struct Recognised {
+  bool row = false, column = false, matmul = false, conv = false;
+};
+
+Recognised recognise(const Analysis& a, const std::string& func) {
+  const FuncAnalysis& f = *a.find(func);
+  const StageAnalysis& update = f.stages.back();
+  return {is_row_reduction(f, update, a.target), is_column_reduction(f, update, a.target), is_matmul_update(f, update),
+          is_conv_update(f, update)};
+}
+
+TEST(FamilyTemplates, EachUpdateBelongsToItsFamilyOnly) {
+  const TargetInfo t = testing::test_target();
+  const struct {
+    const char* subgraph;
+    const char* func;
+    Recognised want;
+  } cases[] = {
+      {"softmax", "y_max", {true, false, false, false}},   {"softmax", "y_sum", {true, false, false, false}},
+      {"layernorm", "y_var", {true, false, false, false}}, {"colsum", "sums_acc", {false, true, false, false}},
+      {"gemm_1024", "C_acc", {false, false, true, false}}, {"bmm_scores", "S_acc", {false, false, true, false}},
+      {"mlp_gelu", "xw_acc", {false, false, true, false}}, {"conv3x3_relu", "conv_acc", {false, false, false, true}},
+  };
+  for (const auto& c : cases) {
+    const auto sg = testing::suite_subgraph(c.subgraph);
+    const Analysis a = analyze(*sg, t);
+    const Recognised r = recognise(a, c.func);
+    EXPECT_EQ(r.row, c.want.row) << c.subgraph << " " << c.func;
+    EXPECT_EQ(r.column, c.want.column) << c.subgraph << " " << c.func;
+    EXPECT_EQ(r.matmul, c.want.matmul) << c.subgraph << " " << c.func;
+    EXPECT_EQ(r.conv, c.want.conv) << c.subgraph << " " << c.func;
+  }
+  // The Funcs that read the accumulators, through a bias and an activation.
+  const auto mlp = testing::suite_subgraph("mlp_gelu");
+  const Analysis ma = analyze(*mlp, t);
+  EXPECT_EQ(accumulator_family_read(ma, ma.index_of("Y")), AccumulatorFamily::kMatmul);
+  const auto conv = testing::suite_subgraph("conv3x3_relu");
+  const Analysis ca = analyze(*conv, t);
+  EXPECT_EQ(accumulator_family_read(ca, ca.index_of("y")), AccumulatorFamily::kConv);
+  EXPECT_EQ(accumulator_family(*ca.find("conv_pad")), AccumulatorFamily::kNone);
+}
+
+TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
+  const auto sg = testing::suite_subgraph("gemm_1024");
+  TargetInfo avx2 = testing::test_target();
+  TargetInfo avx512 = avx2;
+  avx512.vector_lanes = 16;
+  avx512.vector_registers = 32;
+  const Analysis a2 = analyze(*sg, avx2);
+  const Analysis a5 = analyze(*sg, avx512);
+  // Two vectors by half the register file's worth of rows: 16 x 4 on AVX2, 32 x 8 on AVX-512;
+  // the reduction blocked by 128 outside the tile.
+  const StageSchedule s2 = matmul_update_stage(a2.find("C_acc")->stages[1], avx2);
+  const StageSchedule s5 = matmul_update_stage(a5.find("C_acc")->stages[1], avx512);
+  EXPECT_EQ(s2.splits[0].factor, 16);
+  EXPECT_EQ(s2.splits[1].factor, 4);
+  EXPECT_EQ(s5.splits[0].factor, 32);
+  EXPECT_EQ(s5.splits[1].factor, 8);
+  EXPECT_EQ(s5.order, (std::vector<std::string>{"x_i", "y_i", "k_x_i", "x_o", "y_o", "k_x_o"}));
+  EXPECT_EQ(s5.unroll, std::vector<std::string>{"y_i"});
+
+  const auto cs = testing::suite_subgraph("colsum");
+  const Analysis ca = analyze(*cs, avx512);
+  const StageSchedule col = column_reduction_stage(ca.find("sums_acc")->stages[1], avx512);
+  ASSERT_TRUE(col.rfactor.has_value());
+  EXPECT_EQ(col.rfactor->pure_vector, 16);
+  EXPECT_EQ(col.rfactor->loop, "r_x_o");
+  EXPECT_EQ(col.unroll, std::vector<std::string>{"r_x_u"});
+
+  const auto sm = testing::suite_subgraph("softmax");
+  const Analysis sa = analyze(*sm, avx512);
+  const StageSchedule row = row_reduction_stage(sa.find("y_max")->stages[1], avx512);
+  ASSERT_TRUE(row.rfactor.has_value());
+  EXPECT_TRUE(row.rfactor->at_func && row.rfactor->vectorize_u);
+  EXPECT_EQ(row.splits[0].factor, 16);
+}
+
+TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
+  const auto sg = testing::suite_subgraph("bmm_scores");
+  const Analysis a = analyze(*sg, testing::test_target());
+  const FuncAnalysis& acc = *a.find("S_acc");
+  const auto pack = transposed_operand_pack(a, acc, acc.stages[1]);
+  ASSERT_TRUE(pack.has_value());
+  EXPECT_EQ(pack->input, "K");
+  EXPECT_EQ(pack->storage, (std::vector<std::string>{"y", "x", "z"}));
+  const auto gemm = testing::suite_subgraph("gemm_1024");
+  const Analysis g = analyze(*gemm, testing::test_target());
+  EXPECT_FALSE(transposed_operand_pack(g, *g.find("C_acc"), g.find("C_acc")->stages[1]).has_value())
+      << "B is read along its rows already";
+}
+
+}  // namespace
+}  // namespace ktune::scheduler

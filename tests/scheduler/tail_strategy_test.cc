@@ -1,0 +1,98 @@
+// Tests scheduler/tail_strategy.cc: where a split may shift its last tile inwards or round
+// its region up, what the heuristic chooses, and that both keep the answer exact.
+#include "scheduler/tail_strategy.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A 3x3 convolution over 20 columns: 8-lane vectors leave a tail of 4.
+const char* kConv = R"({"name": "cv", "inputs": [{"name": "x", "shape": [1, 4, 6, 20]}, {"name": "w", "shape": [8, 4, 3, 3]}],
+  "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "c", "padding": 1}, {"op": "relu", "inputs": ["c"], "output": "y"}],
+  "outputs": ["y"]})";
+
+StageSchedule split_x(int stage, Tail tail) {
+  StageSchedule st;
+  st.stage = stage;
+  st.splits = {{"x", "x_o", "x_i", 8, tail}};
+  st.vectorize = "x_i";
+  return st;
+}
+
+TEST(TailStrategy, WhereEachTailIsAllowed) {
+  const auto sg = testing::spec_subgraph(kConv);
+  const Space space(analyze(*sg, testing::test_target()));
+  const Analysis& a = space.analysis();
+  const Schedule s0 = space.naive();
+  const FuncAnalysis& acc = *space.analysis().find("c_acc");
+  const FuncAnalysis& out = *space.analysis().find("y");
+  const FuncSchedule root{"y", {}, {}};
+  const FuncSchedule at{"c_acc", {ComputeLocation::Kind::kAt, "y", 0, "x_o"}, {}};
+  // shift_inwards: a root Func without updates only.
+  StageSchedule st = split_x(0, Tail::kShiftInwards);
+  EXPECT_EQ(tail_refusal(a, s0, out, root, st, st.splits[0]), std::nullopt);
+  st = split_x(1, Tail::kShiftInwards);
+  EXPECT_THAT(tail_refusal(a, s0, acc, at, st, st.splits[0]).value_or(""), HasSubstr("needs a Func without updates computed at root"));
+  // round_up: never an output; an intermediate whose reads along the loop stay in bounds (the
+  // accumulator reads the padding, which clamps, and the weights, not indexed by x).
+  st = split_x(0, Tail::kRoundUp);
+  EXPECT_THAT(tail_refusal(a, s0, out, root, st, st.splits[0]).value_or(""), HasSubstr("would write past the output"));
+  st = split_x(1, Tail::kRoundUp);
+  EXPECT_EQ(tail_refusal(a, s0, acc, at, st, st.splits[0]), std::nullopt);
+  // The padding itself may grow: it reads the input only at clamped indices.
+  const FuncAnalysis& pad = *space.analysis().find("c_pad");
+  st = split_x(0, Tail::kRoundUp);
+  EXPECT_EQ(tail_refusal(a, s0, pad, FuncSchedule{"c_pad", {}, {}}, st, st.splits[0]), std::nullopt);
+  // A Func that reads an input along the loop at unclamped indices may not (softmax's row
+  // maximum reads x along its rows).
+  const auto sm = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [6, 20]}],
+    "ops": [{"op": "softmax", "inputs": ["x"], "output": "y"}], "outputs": ["y"]})");
+  const Space sms(analyze(*sm, testing::test_target()));
+  StageSchedule rows;
+  rows.splits = {{"x", "x_o", "x_i", 4, Tail::kRoundUp}};
+  EXPECT_THAT(tail_refusal(sms.analysis(), sms.naive(), *sms.analysis().find("y_max"), FuncSchedule{"y_max", {}, {}}, rows,
+                           rows.splits[0]).value_or(""),
+              HasSubstr("would read input \"x\" past its bounds")) << "its update reads x along its rows";
+  // Reduction loops keep Halide's guard.
+  st.stage = 1;
+  st.splits = {{"r$x", "r_o", "r_i", 2, Tail::kRoundUp}};
+  st.vectorize.clear();
+  EXPECT_THAT(tail_refusal(a, s0, acc, at, st, st.splits[0]).value_or(""), HasSubstr("is for pure loops only"));
+  EXPECT_FALSE(splits_pure_loop(acc, st, st.splits[0]));
+  // The structure validator refuses a tail its loop does not allow.
+  Schedule s = space.naive();
+  s.find("y")->stages = {split_x(0, Tail::kRoundUp)};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("structure: y stage 0: the round_up tail of \"x\""));
+}
+
+TEST(TailStrategy, TheHeuristicKeepsVectorsWholeAndTheAnswerExact) {
+  const auto sg = testing::spec_subgraph(kConv);
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  const LoopSplit* out_x = nullptr;
+  for (const LoopSplit& sp : h.find("y")->stages.at(0).splits) {
+    if (sp.loop == "x") out_x = &sp;
+  }
+  ASSERT_NE(out_x, nullptr) << h.to_json().dump();
+  EXPECT_EQ(out_x->tail, Tail::kShiftInwards) << "20 columns in 8-lane vectors";
+  bool rounded = false;
+  for (const StageSchedule& st : h.find("c_acc")->stages) {
+    for (const LoopSplit& sp : st.splits) rounded |= sp.tail == Tail::kRoundUp;
+  }
+  EXPECT_TRUE(rounded) << "the accumulator computed per tile rounds its region up";
+  const auto inputs = sg->make_inputs(3);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+  const ApplyResult applied = apply(h, *sg, space.analysis());
+  ASSERT_TRUE(applied.ok) << applied.error;
+  EXPECT_THAT(applied.source, HasSubstr("TailStrategy::ShiftInwards"));
+  EXPECT_THAT(applied.source, HasSubstr("TailStrategy::RoundUp"));
+}
+
+}  // namespace
+}  // namespace ktune::scheduler
