@@ -532,6 +532,8 @@ const InputAnalysis* Analysis::find_input(const std::string& name) const {
   return nullptr;
 }
 
+std::string loop_piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
+
 std::string loop_identifier(const std::string& loop) {
   std::string s = loop;
   for (char& c : s) {

@@ -111,5 +111,7 @@ Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target);
 
 // Identifier-safe form of a loop name ("k$x" -> "k_x") used for split products.
 std::string loop_identifier(const std::string& loop);
+// The name of a piece of `loop` after a split: loop_piece("k$x", "_o") is "k_x_o".
+std::string loop_piece(const std::string& loop, const char* suffix);
 
 }  // namespace ktune::scheduler

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/canonical_names.h"
@@ -61,7 +62,8 @@ class Applier {
   std::string source(const Schedule& schedule, const std::string& workload) const {
     std::ostringstream os;
     os << "// ktune schedule " << schedule.hash() << " for " << workload << " (Halide 14).\n";
-    os << "// Expects a Func handle named after each Func it schedules.\n{\n  using namespace Halide;\n";
+    os << "// Expects a Func handle named after each Func it schedules"
+       << (schedule.packs.empty() ? "" : ", and the ImageParam (or Input buffer) of each input it packs") << ".\n{\n  using namespace Halide;\n";
     declare(os, "Var", vars_);
     declare(os, "RVar", rvars_);
     os << body_.str() << "}\n";
@@ -156,9 +158,9 @@ class Applier {
     std::vector<Halide::Var> order;
     std::vector<std::string> texts;  // each as the printed source names it
     for (const std::string& dim : pack.storage) {
-      int d = 0;
-      while (d < static_cast<int>(args.size()) && input_dim_name(d) != dim) ++d;
-      if (d == static_cast<int>(args.size())) throw Halide::CompileError("input \"" + pack.input + "\" has no dimension \"" + dim + "\"");
+      const InputAnalysis* input = analysis_.find_input(pack.input);
+      const int d = input ? input_dim_index(*input, dim) : -1;
+      if (d < 0 || d >= static_cast<int>(args.size())) throw Halide::CompileError("input \"" + pack.input + "\" has no dimension \"" + dim + "\"");
       order.push_back(args[d]);
       texts.push_back(id + ".args()[" + std::to_string(d) + "]");
     }
@@ -259,16 +261,10 @@ class Applier {
   void apply_cpu_rfactor(const FuncSchedule& fs, Halide::Stage s, const std::string& label, const StageAnalysis& sa,
                          const StageSchedule& st) {
     const RFactor& rf = *st.rfactor;
-    for (const LoopSplit& sp : st.splits) {
-      if (rvar_of_split(sa, st, sp)) split(s, label, sp, true);
-    }
-    vars_.insert("u");
-    ident("u");
-    const Halide::RVar reduced = loop_var(rf.loop, true).rvar;
     const std::vector<std::string> reductions = remaining_reductions(sa, st, rf.loop);
-    Halide::Func intm = s.rfactor(reduced, Halide::Var("u"));
+    Halide::Func intm = split_off_intermediate(s, fs.func, label, sa, st);
     const std::string iname = fs.func + "_intm";
-    body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(rf.loop) << ", u);\n";
+    const std::string u = ident("u");
     if (rf.at_func && fs.compute.kind == ComputeLocation::Kind::kAt) {
       intm.compute_at(funcs_.at(fs.func).func.function().schedule().compute_level());
       body_ << "  " << iname << ".compute_at(" << fs.compute.consumer << ", " << compute_loop_idents_.at(fs.func) << ");\n";
@@ -293,11 +289,11 @@ class Applier {
       }
       intm.vectorize(Halide::Var("u"));
       intm.update(0).vectorize(Halide::Var("u"));
-      body_ << "  " << iname << ".vectorize(u);\n  " << iname << ".update(0).vectorize(u);\n";
+      body_ << "  " << iname << ".vectorize(" << u << ");\n  " << iname << ".update(0).vectorize(" << u << ");\n";
     } else {
       intm.parallel(Halide::Var("u"));
       intm.update(0).parallel(Halide::Var("u"));
-      body_ << "  " << iname << ".parallel(u);\n  " << iname << ".update(0).parallel(u);\n";
+      body_ << "  " << iname << ".parallel(" << u << ");\n  " << iname << ".update(0).parallel(" << u << ");\n";
     }
     if (rf.pure_vector >= 2 && sa.pure_loop(0)) vectorize_intermediate_pure_loop(intm, iname, sa, st, reductions);
     // What remains of the stage: its pure loops, split as the stage says.
@@ -315,6 +311,26 @@ class Applier {
       body_ << "  " << label << ".reorder(" << ident(st.vectorize) << ", " << ident(rf.loop) << ");\n  " << label
             << ".vectorize(" << ident(st.vectorize) << ");\n";
     }
+    for (const std::string& loop : st.unroll) {
+      if (std::find(reductions.begin(), reductions.end(), loop) != reductions.end()) continue;  // unrolled in the intermediate
+      s.unroll(loop_var(loop, false));
+      body_ << "  " << label << ".unroll(" << ident(loop) << ");\n";
+    }
+  }
+
+  // The reduction splits of `st`, then rfactor of its rfactor loop: returns the intermediate
+  // "<func>_intm", whose pure variables are the Func's and then u.
+  Halide::Func split_off_intermediate(Halide::Stage s, const std::string& func, const std::string& label,
+                                      const StageAnalysis& sa, const StageSchedule& st) {
+    for (const LoopSplit& sp : st.splits) {
+      if (rvar_of_split(sa, st, sp)) split(s, label, sp, true);
+    }
+    vars_.insert("u");
+    const Halide::RVar reduced = loop_var(st.rfactor->loop, true).rvar;
+    Halide::Func intm = s.rfactor(reduced, Halide::Var("u"));
+    body_ << "  Func " << func << "_intm = " << label << ".rfactor(" << ident(st.rfactor->loop) << ", " << ident("u")
+          << ");\n";
+    return intm;
   }
 
   // The reduction loops of `st` (after its splits) other than `rfactored`, innermost first.
@@ -434,22 +450,10 @@ class Applier {
   void apply_gpu_rfactor(Halide::Func f, Halide::Stage s, const std::string& func, const std::string& label,
                          const StageAnalysis& sa, const StageSchedule& st, const IsRVar& rvar) {
     const RFactor& rf = *st.rfactor;
-    for (const LoopSplit& sp : st.splits) {
-      if (rvar_of_split(sa, st, sp)) split(s, label, sp, true);
-    }
-    std::vector<std::string> reductions;  // the intermediate update's reduction loops, innermost first
-    std::string error;
-    const auto nest = build_loop_nest(sa, st, &error);
-    if (!nest) throw Halide::CompileError(label + ": " + error);
-    for (const NestLoop& l : nest->loops) {
-      if (l.is_reduction && l.name != rf.loop) reductions.push_back(l.name);
-    }
-    vars_.insert("u");
-    ident("u");
-    const Halide::RVar reduced = loop_var(rf.loop, true).rvar;
-    Halide::Func intm = s.rfactor(reduced, Halide::Var("u"));
+    // The intermediate update's reduction loops, innermost first.
+    const std::vector<std::string> reductions = remaining_reductions(sa, st, rf.loop);
+    Halide::Func intm = split_off_intermediate(s, func, label, sa, st);
     const std::string iname = func + "_intm";
-    body_ << "  Func " << iname << " = " << label << ".rfactor(" << ident(rf.loop) << ", " << ident("u") << ");\n";
     intm.compute_root();
     body_ << "  " << iname << ".compute_root();\n";
     const auto is_rvar = [&](const std::string& loop) {

@@ -23,8 +23,6 @@ int reduction_loops(const StageAnalysis& stage) {
   return static_cast<int>(std::count_if(stage.loops.begin(), stage.loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
 }
 
-std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
-
 }  // namespace
 
 bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
@@ -42,11 +40,10 @@ bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, cons
 }
 
 StageSchedule row_reduction_stage(const StageAnalysis& stage, const TargetInfo& target) {
-  const LoopAnalysis& r = *stage.first_reduction();
-  StageSchedule st;
-  st.stage = stage.stage;
-  st.splits = {{r.name, piece(r.name, "_o"), piece(r.name, "_i"), stage.native_lanes(target)}};
-  st.rfactor = RFactor{piece(r.name, "_i"), true};
+  TilingChoice c;
+  c.reduction_split = stage.native_lanes(target);
+  c.rfactor = true;  // the inner piece, vectorized
+  StageSchedule st = make_stage(stage, c);
   st.rfactor->at_func = true;
   return st;
 }
@@ -74,16 +71,16 @@ StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInf
   const int64_t rows_per_chunk = std::max<int64_t>(1, r.extent / 4 / (16 * target.cores));
   StageSchedule st;
   st.stage = stage.stage;
-  st.splits = {{r.name, piece(r.name, "_t"), piece(r.name, "_u"), 4}};
-  if (rows_per_chunk >= 2) st.splits.push_back({piece(r.name, "_t"), piece(r.name, "_o"), piece(r.name, "_m"), rows_per_chunk});
-  const std::string chunks = rows_per_chunk >= 2 ? piece(r.name, "_o") : piece(r.name, "_t");
+  st.splits = {{r.name, loop_piece(r.name, "_t"), loop_piece(r.name, "_u"), 4}};
+  if (rows_per_chunk >= 2) st.splits.push_back({loop_piece(r.name, "_t"), loop_piece(r.name, "_o"), loop_piece(r.name, "_m"), rows_per_chunk});
+  const std::string chunks = rows_per_chunk >= 2 ? loop_piece(r.name, "_o") : loop_piece(r.name, "_t");
   st.rfactor = RFactor{chunks, false};
   st.rfactor->pure_vector = std::min(lanes, x.extent);
-  st.unroll = {piece(r.name, "_u")};
+  st.unroll = {loop_piece(r.name, "_u")};
   // What remains, a sum over the chunks, vectorized along the row.
   if (x.extent > lanes) {
-    st.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), lanes});
-    st.vectorize = piece(x.name, "_i");
+    st.splits.push_back({x.name, loop_piece(x.name, "_o"), loop_piece(x.name, "_i"), lanes});
+    st.vectorize = loop_piece(x.name, "_i");
   } else {
     st.vectorize = x.name;
   }
@@ -118,28 +115,29 @@ StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& 
   StageSchedule st;
   st.stage = stage.stage;
   std::vector<std::string> inner, outer;
-  if (width < x.extent) {
-    st.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), width});
-    inner.push_back(piece(x.name, "_i"));
-    outer.push_back(piece(x.name, "_o"));
+  if (width >= 2) {
+    // Split even when the vectors cover x: computed per tile, only a split piece may be vectorized.
+    st.splits.push_back({x.name, loop_piece(x.name, "_o"), loop_piece(x.name, "_i"), width});
+    inner.push_back(loop_piece(x.name, "_i"));
+    outer.push_back(loop_piece(x.name, "_o"));
+    st.vectorize = inner.front();
   } else {
     inner.push_back(x.name);
   }
-  st.vectorize = inner.front();
   if (rows >= 2 && rows < y.extent) {
-    st.splits.push_back({y.name, piece(y.name, "_o"), piece(y.name, "_i"), rows});
-    inner.push_back(piece(y.name, "_i"));
-    outer.push_back(piece(y.name, "_o"));
-    st.unroll = {piece(y.name, "_i")};
+    st.splits.push_back({y.name, loop_piece(y.name, "_o"), loop_piece(y.name, "_i"), rows});
+    inner.push_back(loop_piece(y.name, "_i"));
+    outer.push_back(loop_piece(y.name, "_o"));
+    st.unroll = {loop_piece(y.name, "_i")};
   } else {
     outer.push_back(y.name);
   }
   // The reduction blocked by 128 (a panel of the x operand stays in L1 across the tile).
   std::vector<std::string> reduction_outer;
   if (r.extent > 2 * 128) {
-    st.splits.push_back({r.name, piece(r.name, "_o"), piece(r.name, "_i"), 128});
-    inner.push_back(piece(r.name, "_i"));
-    reduction_outer.push_back(piece(r.name, "_o"));
+    st.splits.push_back({r.name, loop_piece(r.name, "_o"), loop_piece(r.name, "_i"), 128});
+    inner.push_back(loop_piece(r.name, "_i"));
+    reduction_outer.push_back(loop_piece(r.name, "_o"));
   } else {
     inner.push_back(r.name);
   }
@@ -176,13 +174,7 @@ std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const
       if (contains(use->dim_loops[d], x.name)) dim = static_cast<int>(d);
     }
     if (dim <= 0) continue;
-    InputPack pack;
-    pack.input = input->name;
-    pack.storage = input_dims(*input);
-    std::rotate(pack.storage.begin(), pack.storage.begin() + dim, pack.storage.begin() + dim + 1);
-    pack.vector_width = pack_vector_width(analysis, *input, pack.storage[0]);
-    pack.parallel = true;
-    return pack;
+    return transposed_pack(analysis, *input, dim);
   }
   return std::nullopt;
 }
@@ -234,14 +226,22 @@ AccumulatorFamily accumulator_family(const FuncAnalysis& func) {
 }
 
 AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
-  for (const StageAnalysis& stage : analysis.funcs[func].stages) {
-    for (const ProducerUse& use : stage.uses) {
-      if (use.func < 0 || use.func == func) continue;
-      const FuncAnalysis& producer = analysis.funcs[use.func];
-      if (producer.has_updates()) {
-        if (const AccumulatorFamily f = accumulator_family(producer); f != AccumulatorFamily::kNone) return f;
-      } else if (const AccumulatorFamily f = accumulator_family_read(analysis, use.func); f != AccumulatorFamily::kNone) {
-        return f;
+  // Depth first through Funcs without updates, each visited once (pipelines can be diamonds).
+  std::vector<bool> seen(analysis.funcs.size(), false);
+  std::vector<int> todo = {func};
+  while (!todo.empty()) {
+    const int f = todo.back();
+    todo.pop_back();
+    for (const StageAnalysis& stage : analysis.funcs[f].stages) {
+      for (const ProducerUse& use : stage.uses) {
+        if (use.func < 0 || use.func == f || seen[use.func]) continue;
+        seen[use.func] = true;
+        const FuncAnalysis& producer = analysis.funcs[use.func];
+        if (!producer.has_updates()) {
+          todo.push_back(use.func);
+        } else if (const AccumulatorFamily family = accumulator_family(producer); family != AccumulatorFamily::kNone) {
+          return family;
+        }
       }
     }
   }

@@ -12,8 +12,6 @@ constexpr int64_t kMinRowFactor = 32;     // rows: u is a whole block of threads
 constexpr int64_t kMinColumnFactor = 8;   // columns: u sits beside 32 or more x-threads
 constexpr int kUnknownSmCount = 80;
 
-std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
-
 struct StageLoops {
   std::vector<const LoopAnalysis*> pure, reduction;  // innermost first
 };
@@ -138,13 +136,13 @@ StageSchedule make_gpu_rfactor_stage(const StageAnalysis& sa, const GpuRFactorCh
   const LoopAnalysis& x = *loops.pure[0];
 
   // The innermost reduction loop split once; its inner piece becomes u.
-  st.splits.push_back({r.name, piece(r.name, "_o"), piece(r.name, "_i"), c.factor});
+  st.splits.push_back({r.name, loop_piece(r.name, "_o"), loop_piece(r.name, "_i"), c.factor});
   RFactor rf;
-  rf.loop = piece(r.name, "_i");
+  rf.loop = loop_piece(r.name, "_i");
   if (c.threads_x >= 2 && c.threads_x < x.extent) {
-    rf.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), c.threads_x});
-    rf.gpu.threads = {piece(x.name, "_i"), "u"};
-    rf.gpu.blocks = {piece(x.name, "_o")};
+    rf.splits.push_back({x.name, loop_piece(x.name, "_o"), loop_piece(x.name, "_i"), c.threads_x});
+    rf.gpu.threads = {loop_piece(x.name, "_i"), "u"};
+    rf.gpu.blocks = {loop_piece(x.name, "_o")};
   } else {
     rf.gpu.threads = {"u"};
     rf.gpu.blocks = {x.name};
@@ -156,18 +154,18 @@ StageSchedule make_gpu_rfactor_stage(const StageAnalysis& sa, const GpuRFactorCh
   // Halide's order stays (the reduction over u is innermost), so the pieces are adjacent.
   const int64_t n = c.final_threads;
   if (n >= 2 && n < x.extent) {
-    st.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), n});
-    st.gpu.threads = {piece(x.name, "_i")};
-    st.gpu.blocks = {piece(x.name, "_o")};
+    st.splits.push_back({x.name, loop_piece(x.name, "_o"), loop_piece(x.name, "_i"), n});
+    st.gpu.threads = {loop_piece(x.name, "_i")};
+    st.gpu.blocks = {loop_piece(x.name, "_o")};
   } else if (loops.pure.size() > 1) {
     st.gpu.threads = {x.name};
   } else {
     // A single short pure loop: split in two so that there is a block loop.
     int64_t f = 1;
     while (f * 2 < x.extent) f *= 2;
-    st.splits.push_back({x.name, piece(x.name, "_o"), piece(x.name, "_i"), f});
-    st.gpu.threads = {piece(x.name, "_i")};
-    st.gpu.blocks = {piece(x.name, "_o")};
+    st.splits.push_back({x.name, loop_piece(x.name, "_o"), loop_piece(x.name, "_i"), f});
+    st.gpu.threads = {loop_piece(x.name, "_i")};
+    st.gpu.blocks = {loop_piece(x.name, "_o")};
   }
   for (size_t i = 1; i < loops.pure.size(); ++i) st.gpu.blocks.push_back(loops.pure[i]->name);
   return st;

@@ -7,16 +7,14 @@
 namespace ktune::scheduler {
 namespace {
 
-std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
-
 // Splits `loop` so its inner piece (`threads` iterations) becomes a thread loop; a loop no
 // longer than `threads` becomes a thread loop whole. The pieces are named after `base`.
 void thread_split(StageSchedule& st, const LoopAnalysis& loop, const std::string& base, int64_t threads,
                   std::vector<std::string>& thread_loops, std::vector<std::string>& outer) {
   if (threads >= 2 && threads < loop.extent) {
-    st.splits.push_back({loop.name, piece(base, "_o"), piece(base, "_i"), threads});
-    thread_loops.push_back(piece(base, "_i"));
-    outer.push_back(piece(base, "_o"));
+    st.splits.push_back({loop.name, loop_piece(base, "_o"), loop_piece(base, "_i"), threads});
+    thread_loops.push_back(loop_piece(base, "_i"));
+    outer.push_back(loop_piece(base, "_o"));
   } else if (threads >= 2 || loop.extent == 1) {
     thread_loops.push_back(loop.name);
   } else {
@@ -51,11 +49,11 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
     if (r >= 2 && r <= 8 && 2 * r <= y.extent) {
       // Rows per thread first; the threads then split what is left of the loop.
       LoopAnalysis rest = y;
-      rest.name = piece(y.name, "_t");
+      rest.name = loop_piece(y.name, "_t");
       rest.extent = (y.extent + r - 1) / r;
-      st.splits.push_back({y.name, rest.name, piece(y.name, "_r"), r});
-      tile.push_back(piece(y.name, "_r"));
-      st.unroll.push_back(piece(y.name, "_r"));
+      st.splits.push_back({y.name, rest.name, loop_piece(y.name, "_r"), r});
+      tile.push_back(loop_piece(y.name, "_r"));
+      st.unroll.push_back(loop_piece(y.name, "_r"));
       thread_split(st, rest, y.name, c.threads_y, threads, outer);
     } else {
       thread_split(st, y, y.name, c.threads_y, threads, outer);
@@ -71,9 +69,9 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
     } else if (pure[0]->extent >= 2 && st.splits.empty() && tile.empty()) {
       int64_t f = 1;
       while (f * 2 < pure[0]->extent) f *= 2;
-      st.splits.push_back({pure[0]->name, piece(pure[0]->name, "_o"), piece(pure[0]->name, "_i"), f});
-      threads = {piece(pure[0]->name, "_i")};
-      outer.insert(outer.begin(), piece(pure[0]->name, "_o"));
+      st.splits.push_back({pure[0]->name, loop_piece(pure[0]->name, "_o"), loop_piece(pure[0]->name, "_i"), f});
+      threads = {loop_piece(pure[0]->name, "_i")};
+      outer.insert(outer.begin(), loop_piece(pure[0]->name, "_o"));
       if (pure.size() > 1) threads.push_back(pure[1]->name);
     }
   }
@@ -82,10 +80,10 @@ StageSchedule make_gpu_stage(const StageAnalysis& sa, const GpuTilingChoice& c, 
   for (size_t i = 0; i < reduction.size(); ++i) {
     const LoopAnalysis& r = *reduction[i];
     if (i == 0 && c.reduction_split >= 2 && c.reduction_split < r.extent && c.reduction_split <= 16) {
-      st.splits.push_back({r.name, piece(r.name, "_o"), piece(r.name, "_i"), c.reduction_split});
-      red.push_back(piece(r.name, "_i"));
-      red.push_back(piece(r.name, "_o"));
-      st.unroll.push_back(piece(r.name, "_i"));
+      st.splits.push_back({r.name, loop_piece(r.name, "_o"), loop_piece(r.name, "_i"), c.reduction_split});
+      red.push_back(loop_piece(r.name, "_i"));
+      red.push_back(loop_piece(r.name, "_o"));
+      st.unroll.push_back(loop_piece(r.name, "_i"));
     } else {
       red.push_back(r.name);
     }

@@ -22,26 +22,38 @@ std::vector<ComputeLocation> pack_locations(const Analysis& analysis, const Sche
   return options;
 }
 
+int input_dim_index(const InputAnalysis& input, const std::string& name) {
+  for (int d = 0; d < static_cast<int>(input.extents.size()); ++d) {
+    if (input_dim_name(d) == name) return d;
+  }
+  return -1;
+}
+
 int64_t pack_vector_width(const Analysis& analysis, const InputAnalysis& input, const std::string& storage0) {
-  const std::vector<std::string> dims = input_dims(input);
-  const auto d = std::find(dims.begin(), dims.end(), storage0);
-  if (d == dims.end()) return 0;
+  const int d = input_dim_index(input, storage0);
+  if (d < 0) return 0;
   const int64_t lanes = analysis.target.vector_lanes * 4 / std::max(1, input.element_bytes);
-  const int64_t width = std::min<int64_t>(lanes, input.extents[d - dims.begin()]);
+  const int64_t width = std::min<int64_t>(lanes, input.extents[d]);
   return width >= 2 ? width : 0;
+}
+
+InputPack transposed_pack(const Analysis& analysis, const InputAnalysis& input, int dim) {
+  InputPack pack;
+  pack.input = input.name;
+  pack.storage = input_dims(input);
+  std::rotate(pack.storage.begin(), pack.storage.begin() + dim, pack.storage.begin() + dim + 1);
+  pack.vector_width = pack_vector_width(analysis, input, pack.storage[0]);
+  pack.parallel = true;
+  return pack;
 }
 
 std::optional<InputPack> draw_pack(const Analysis& analysis, const Schedule& schedule, const InputAnalysis& input,
                                    Rng& rng) {
   if (input.extents.size() < 2) return std::nullopt;
-  InputPack pack;
-  pack.input = input.name;
-  pack.storage = input_dims(input);
   // One outer dimension moved innermost: the transpose a reader walking it wants.
-  const size_t moved = 1 + static_cast<size_t>(rng.below(static_cast<int64_t>(pack.storage.size()) - 1));
-  std::rotate(pack.storage.begin(), pack.storage.begin() + moved, pack.storage.begin() + moved + 1);
+  const int moved = 1 + static_cast<int>(rng.below(static_cast<int64_t>(input.extents.size()) - 1));
+  InputPack pack = transposed_pack(analysis, input, moved);
   pack.compute = rng.pick(pack_locations(analysis, schedule, input.name));
-  pack.vector_width = pack_vector_width(analysis, input, pack.storage[0]);
   pack.parallel = pack.compute.kind == ComputeLocation::Kind::kRoot;
   return pack;
 }

@@ -18,6 +18,9 @@ namespace ktune::scheduler {
 // "x", "y", ... for each dimension of `input`, innermost first.
 std::vector<std::string> input_dims(const InputAnalysis& input);
 
+// Position of dimension `name` ("x" -> 0, "d5" -> 5) in `input`, -1 if it has none.
+int input_dim_index(const InputAnalysis& input, const std::string& name);
+
 // Root, then every loop of the input's host (host_consumer.h) a pack may be computed at.
 std::vector<ComputeLocation> pack_locations(const Analysis& analysis, const Schedule& schedule,
                                             const std::string& input);
@@ -25,6 +28,10 @@ std::vector<ComputeLocation> pack_locations(const Analysis& analysis, const Sche
 // Lanes of a pack's vectorized copy loop for `input`: the target's f32 lanes scaled to the
 // element size, at most the extent of the innermost stored dimension `storage0`.
 int64_t pack_vector_width(const Analysis& analysis, const InputAnalysis& input, const std::string& storage0);
+
+// The pack of `input` with dimension `dim` (> 0) moved innermost and the others in order,
+// at root, its copy vectorized and parallel.
+InputPack transposed_pack(const Analysis& analysis, const InputAnalysis& input, int dim);
 
 // A random pack of `input` that moves one of its outer dimensions innermost (a transpose),
 // at a random location of pack_locations; nullopt for an input of rank 1.

@@ -35,7 +35,7 @@ enum class Tail {
   kShiftInwards,  // the last tile shifts back and overlaps the one before (a pure loop of a root
                   // Func without updates: the same values written twice, the vector kept whole)
   kRoundUp,       // the region is rounded up to whole tiles (a pure loop of an intermediate Func
-                  // that reads no input along it: a few extra values nobody reads)
+                  // whose reads along it stay in bounds: a few extra values nobody reads)
 };
 
 // Splits `loop` into `outer` (ceil(extent / factor) iterations) and `inner` (factor).
@@ -121,7 +121,8 @@ struct InputPack {
   std::string input;                 // a pipeline input (buffer), by name
   std::vector<std::string> storage;  // its dimensions, innermost first in the copy: "x" is dimension 0
                                      // (the contiguous one), then "y", "z", "w", "d4", "d5", ...
-  ComputeLocation compute;           // root, or a loop of the one Func that reads the input
+  ComputeLocation compute;           // root, or a loop of the input's host: the one Func computed at root
+                                     // that reads it or hosts every Func that does (host_consumer.h)
   int64_t vector_width = 0;          // the copy's loop over storage[0] vectorized this wide; 0 = scalar
   bool parallel = false;             // at root: the copy's loop over the last storage dimension is parallel
   bool operator==(const InputPack& o) const;

@@ -192,11 +192,14 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
-// The location at the "x_o" loop of the consumer's tiles, where a matmul accumulator is
-// computed per tile (family_templates.h), if `at` offers it.
-std::optional<ComputeLocation> consumer_tile_location(const std::vector<ComputeLocation>& at) {
+// The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), where
+// a matmul's or convolution's accumulator is computed per tile (family_templates.h), if
+// `at` offers it.
+std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const std::vector<ComputeLocation>& at) {
   for (const ComputeLocation& o : at) {
-    if (o.loop == "x_o") return o;
+    const FuncAnalysis* consumer = analysis.find(o.consumer);
+    const LoopAnalysis* x = consumer ? consumer->stages[o.consumer_stage].pure_loop(0) : nullptr;
+    if (x && o.loop == loop_piece(x->name, "_o")) return o;
   }
   return std::nullopt;
 }
@@ -330,7 +333,7 @@ Schedule Space::build(Rng* rng) const {
         f.compute.kind = ComputeLocation::Kind::kInline;
       } else if (columns) {
         f.compute.kind = ComputeLocation::Kind::kRoot;
-      } else if (const auto tile = per_tile ? consumer_tile_location(at) : std::nullopt) {
+      } else if (const auto tile = per_tile ? consumer_tile_location(analysis_, at) : std::nullopt) {
         f.compute = *tile;
       } else if (at_tile && (fa.has_updates() || (stencil && full_resolution(analysis_, i, *at_tile)) ||
                              beside_its_readers(analysis_, s, i, *at_tile))) {
@@ -351,7 +354,8 @@ Schedule Space::build(Rng* rng) const {
     if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
     const bool root = f.compute.kind == ComputeLocation::Kind::kRoot;
     for (const StageAnalysis& sa : fa.stages) {
-      StageSchedule st = family_stage(i, sa, f.compute, rng).value_or(make_stage(sa, tiling_choice(i, sa, root, rng)));
+      std::optional<StageSchedule> family = family_stage(i, sa, f.compute, rng);
+      StageSchedule st = family ? *family : make_stage(sa, tiling_choice(i, sa, root, rng));
       if (!st.splits.empty() || !st.order.empty() || !st.parallel.empty() || !st.vectorize.empty() ||
           !st.unroll.empty() || st.rfactor) {
         f.stages.push_back(st);

@@ -5,8 +5,6 @@
 namespace ktune::scheduler {
 namespace {
 
-std::string piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
-
 // Splits `loop` by `tile` into an inner piece (unrolled when asked: a register tile) and an
 // outer one; a tile that does not fit leaves the loop whole among the outer loops.
 void tile_loop(const LoopAnalysis& loop, int64_t tile, bool unroll, StageSchedule& st, std::vector<std::string>& inner,
@@ -15,10 +13,10 @@ void tile_loop(const LoopAnalysis& loop, int64_t tile, bool unroll, StageSchedul
     outer.push_back(loop.name);
     return;
   }
-  st.splits.push_back({loop.name, piece(loop.name, "_o"), piece(loop.name, "_i"), tile});
-  inner.push_back(piece(loop.name, "_i"));
-  outer.push_back(piece(loop.name, "_o"));
-  if (unroll && tile <= 16) st.unroll.push_back(piece(loop.name, "_i"));
+  st.splits.push_back({loop.name, loop_piece(loop.name, "_o"), loop_piece(loop.name, "_i"), tile});
+  inner.push_back(loop_piece(loop.name, "_i"));
+  outer.push_back(loop_piece(loop.name, "_o"));
+  if (unroll && tile <= 16) st.unroll.push_back(loop_piece(loop.name, "_i"));
 }
 
 }  // namespace
@@ -38,20 +36,19 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
       if (c.inner_tile > w && c.inner_tile <= v.extent && c.inner_tile % w == 0 && c.inner_tile / w >= 2) {
         // Innermost split first, then its outer piece: Halide 14 drops the bounds guard of
         // an outer split when its inner piece is split again and vectorized.
-        st.splits.push_back({v.name, piece(v.name, "_t"), piece(v.name, "_i"), w});
-        st.splits.push_back({piece(v.name, "_t"), piece(v.name, "_o"), piece(v.name, "_m"), c.inner_tile / w});
-        middle.push_back(piece(v.name, "_m"));
-        outer.push_back(piece(v.name, "_o"));
-        inner.push_back(piece(v.name, "_i"));
-        vectorized = piece(v.name, "_i");
-      } else if (w < v.extent) {
-        st.splits.push_back({v.name, piece(v.name, "_o"), piece(v.name, "_i"), w});
-        inner.push_back(piece(v.name, "_i"));
-        outer.push_back(piece(v.name, "_o"));
-        vectorized = piece(v.name, "_i");
+        st.splits.push_back({v.name, loop_piece(v.name, "_t"), loop_piece(v.name, "_i"), w});
+        st.splits.push_back({loop_piece(v.name, "_t"), loop_piece(v.name, "_o"), loop_piece(v.name, "_m"), c.inner_tile / w});
+        middle.push_back(loop_piece(v.name, "_m"));
+        outer.push_back(loop_piece(v.name, "_o"));
+        inner.push_back(loop_piece(v.name, "_i"));
+        vectorized = loop_piece(v.name, "_i");
       } else {
-        inner.push_back(v.name);
-        vectorized = v.name;
+        // Split even when the vector covers the loop: a Func computed per tile of a consumer
+        // may only vectorize a split piece (validate_vector_width.cc).
+        st.splits.push_back({v.name, loop_piece(v.name, "_o"), loop_piece(v.name, "_i"), w});
+        inner.push_back(loop_piece(v.name, "_i"));
+        outer.push_back(loop_piece(v.name, "_o"));
+        vectorized = loop_piece(v.name, "_i");
       }
     } else {
       inner.push_back(v.name);
@@ -66,8 +63,8 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
   for (size_t i = 0; i < reduction.size(); ++i) {
     const LoopAnalysis& r = *reduction[i];
     if (i == 0 && c.reduction_split >= 2 && c.reduction_split < r.extent) {
-      red_split_inner = piece(r.name, "_i");
-      red_split_outer = piece(r.name, "_o");
+      red_split_inner = loop_piece(r.name, "_i");
+      red_split_outer = loop_piece(r.name, "_o");
       st.splits.push_back({r.name, red_split_outer, red_split_inner, c.reduction_split});
       red.push_back(red_split_inner);
       red.push_back(red_split_outer);

@@ -68,8 +68,8 @@ std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule
   if (loop->is_reduction) return what + "is for pure loops only";
   if (split.tail == Tail::kShiftInwards) {
     if (func.has_updates() || schedule.compute.kind != ComputeLocation::Kind::kRoot) {
-      return what + "needs a Func without updates computed at root (Halide refuses it where updates follow, and "
-                    "a consumer's tile may be shorter than the factor)";
+      return what + "needs a Func without updates computed at root (Halide refuses it in update definitions, "
+                    "and a consumer's tile may be shorter than the factor)";
     }
     return std::nullopt;
   }
@@ -89,6 +89,17 @@ std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule
   return std::nullopt;
 }
 
+std::vector<Tail> allowed_tails(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
+                                const FuncSchedule& schedule, const StageSchedule& stage, const LoopSplit& split) {
+  std::vector<Tail> allowed;
+  for (Tail t : {Tail::kShiftInwards, Tail::kRoundUp}) {
+    LoopSplit candidate = split;
+    candidate.tail = t;
+    if (!tail_refusal(analysis, all, func, schedule, stage, candidate)) allowed.push_back(t);
+  }
+  return allowed;
+}
+
 void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
   for (FuncSchedule& f : schedule.funcs) {
     if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
@@ -97,16 +108,11 @@ void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
     for (StageSchedule& st : f.stages) {
       if (st.rfactor || !st.gpu.empty() || st.stage >= static_cast<int>(fa->stages.size())) continue;
       for (LoopSplit& split : st.splits) {
-        if (!splits_pure_loop(*fa, st, split)) continue;
         const auto loop = loop_before(fa->stages[st.stage], st, split);
+        if (!loop || loop->is_reduction) continue;
         const bool tiled = f.compute.kind == ComputeLocation::Kind::kAt;
         if (!tiled && loop->extent % split.factor == 0) continue;
-        std::vector<Tail> allowed;
-        for (Tail t : {Tail::kShiftInwards, Tail::kRoundUp}) {
-          LoopSplit candidate = split;
-          candidate.tail = t;
-          if (!tail_refusal(analysis, schedule, *fa, f, st, candidate)) allowed.push_back(t);
-        }
+        const std::vector<Tail> allowed = allowed_tails(analysis, schedule, *fa, f, st, split);
         if (allowed.empty()) continue;
         if (!rng) {
           split.tail = allowed.front();

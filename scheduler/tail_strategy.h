@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scheduler/analysis.h"
 #include "scheduler/rng.h"
@@ -22,6 +23,11 @@ bool splits_pure_loop(const FuncAnalysis& func, const StageSchedule& stage, cons
 // tail strategy, or nullopt when it may.
 std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
                                         const FuncSchedule& schedule, const StageSchedule& stage, const LoopSplit& split);
+
+// The tails other than the guard that `split` (one of stage.splits, a pure loop's) allows,
+// shift_inwards first.
+std::vector<Tail> allowed_tails(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
+                                const FuncSchedule& schedule, const StageSchedule& stage, const LoopSplit& split);
 
 // Sets the tail of every split of a pure loop that does not divide its loop (or lies in a
 // Func computed per tile of a consumer): the first allowed of shift_inwards and round_up in

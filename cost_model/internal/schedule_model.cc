@@ -8,6 +8,7 @@
 
 #include "cost_model/internal/stage_accesses.h"
 #include "cost_model/internal/stage_footprints.h"
+#include "scheduler/input_pack.h"
 
 namespace ktune::cost_model::internal {
 namespace {
@@ -122,9 +123,8 @@ void add_packs(const scheduler::Analysis& analysis, const PipelineFacts& facts, 
     if (buffer < 0 || !input) continue;
     std::vector<int> order;
     for (const std::string& dim : pack.storage) {
-      for (int d = 0; d < static_cast<int>(input->extents.size()); ++d) {
-        if (scheduler::input_dim_name(d) == dim) order.push_back(d);
-      }
+      const int d = scheduler::input_dim_index(*input, dim);
+      if (d >= 0) order.push_back(d);
     }
     if (order.size() != input->extents.size()) continue;
     model.storage_orders[buffer] = order;
@@ -241,6 +241,10 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
         sm.iterations *= l.extent;
         if (l.parallel) sm.tasks *= l.extent;
         if (l.vectorized) sm.vector_width = l.extent;
+      }
+      // A pure_vector intermediate splits the pure loop it vectorizes: its vectors are that wide.
+      if (const scheduler::StageSchedule* ss = find_stage(sched[f], sm.stage); ss && ss->rfactor && ss->rfactor->pure_vector) {
+        sm.vector_width = ss->rfactor->pure_vector;
       }
       collect_accesses(facts, inlined, model.storage_orders, cache, sm);
       add_footprints(cache, sm);

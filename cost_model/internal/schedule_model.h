@@ -100,7 +100,7 @@ struct ScheduleModel {
   // Packed inputs: buffer index -> its dimensions in the pack's storage order, innermost
   // first (reads of a packed input step through the copy).
   std::map<int, std::vector<int>> storage_orders;
-  double packed_bytes = 0;         // bytes the packs copy, every realization counted
+  double packed_bytes = 0;         // bytes of the packed inputs (each element copied once)
   int unknown_loops = 0;           // schedule entries naming loops that do not exist (ignored)
 };
 

@@ -23,12 +23,11 @@ class TailMutator : public Mutator {
       const StageSchedule& st = fs.stages[k];
       if (!fa || st.rfactor || !st.gpu.empty()) continue;
       for (size_t i = 0; i < st.splits.size(); ++i) {
-        for (Tail t : {Tail::kGuard, Tail::kShiftInwards, Tail::kRoundUp}) {
-          if (t == st.splits[i].tail) continue;
-          LoopSplit candidate = st.splits[i];
-          candidate.tail = t;
-          if (!splits_pure_loop(*fa, st, st.splits[i]) || tail_refusal(space.analysis(), s, *fa, fs, st, candidate)) continue;
-          options.push_back({f, k, i, t});
+        if (!splits_pure_loop(*fa, st, st.splits[i])) continue;
+        std::vector<Tail> tails = allowed_tails(space.analysis(), s, *fa, fs, st, st.splits[i]);
+        tails.push_back(Tail::kGuard);
+        for (Tail t : tails) {
+          if (t != st.splits[i].tail) options.push_back({f, k, i, t});
         }
       }
     }

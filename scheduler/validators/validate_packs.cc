@@ -11,10 +11,22 @@
 namespace ktune::scheduler {
 namespace {
 
+bool reads_input(const Analysis& a, const std::string& input) {
+  for (const FuncAnalysis& f : a.funcs) {
+    for (const StageAnalysis& sa : f.stages) {
+      for (const ProducerUse& use : sa.uses) {
+        if (use.func < 0 && use.name == input) return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::optional<std::string> check_pack(const InputPack& p, const Schedule& s, const Analysis& a) {
   const InputAnalysis* input = a.find_input(p.input);
   if (!input) return "pack of \"" + p.input + "\": the pipeline has no such input";
   const std::string where = "pack of " + p.input + ": ";
+  if (!reads_input(a, p.input)) return where + "no Func reads the input";
   std::vector<std::string> dims = input_dims(*input), storage = p.storage;
   std::sort(dims.begin(), dims.end());
   std::sort(storage.begin(), storage.end());
@@ -26,9 +38,9 @@ std::optional<std::string> check_pack(const InputPack& p, const Schedule& s, con
            " (root, or a loop of the one Func that reads the input)";
   }
   if (p.vector_width) {
-    const int64_t widest = 4 * a.target.vector_lanes * 4 / std::max(1, input->element_bytes);
-    const std::vector<std::string> all = input_dims(*input);
-    const int64_t extent = input->extents[std::find(all.begin(), all.end(), p.storage[0]) - all.begin()];
+    // Four native vectors of the element type, at least 64 lanes, as for a stage's loops.
+    const int64_t widest = std::max<int64_t>(64, 4 * a.target.vector_lanes * 4 / std::max(1, input->element_bytes));
+    const int64_t extent = input->extents[input_dim_index(*input, p.storage[0])];
     if (p.vector_width > extent || p.vector_width > widest) {
       return where + "vector_width " + std::to_string(p.vector_width) + " is wider than \"" + p.storage[0] + "\" (" +
              std::to_string(extent) + ") or the target's widest vector";

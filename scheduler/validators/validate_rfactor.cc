@@ -1,11 +1,13 @@
 // rfactor: only on update stages that are associative reductions (f = f + e, *, min,
 // max), on a reduction loop of the stage; after rfactor the stage's order, parallel,
 // vector and unroll decisions may only name its pure loops (the reduction loops move to
-// the intermediate Func). The intermediate is computed at root, or with at_func where the
+// the intermediate Func; with pure_vector, small reduction pieces may be unrolled inside its
+// vector loop), one of them at most in parallel. The intermediate is computed at root, or with at_func where the
 // Func is (then u is vectorized), so what the reduction reads (directly or through inlined
 // Funcs) must be computed at root, inlined, or (with at_func) at the Func's own loop. A
 // pure_vector needs u parallel and a vector width the target allows that fits the Func's
 // innermost pure loop.
+#include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -20,7 +22,14 @@ std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const A
                                                       int depth = 0) {
   if (depth > static_cast<int>(a.funcs.size())) return std::nullopt;  // no cycles in a pipeline; a guard only
   for (const ProducerUse& use : sa.uses) {
-    if (use.func < 0) continue;
+    if (use.func < 0) {
+      // A pack of the input is a producer too (computed in a loop of the input's host).
+      const InputPack* pack = find_pack(s, use.name);
+      if (pack && pack->compute.kind == ComputeLocation::Kind::kAt && !(visible && pack->compute == *visible)) {
+        return "the pack of " + use.name;
+      }
+      continue;
+    }
     const FuncAnalysis& producer = a.funcs[use.func];
     if (producer.name == self) continue;  // the reduction's own accumulator
     const FuncSchedule* ps = s.find(producer.name);
@@ -95,6 +104,7 @@ class RFactorValidator : public Validator {
           const NestLoop* x = nest->find(n);
           if (x && x->is_reduction) return where + "after rfactor, \"" + n + "\" no longer belongs to this stage";
         }
+        if (st.parallel.size() > 1) return where + "after rfactor, one pure loop at most runs in parallel";
         // Parallel loops must be outermost among the pure loops that remain.
         int pure_seen = 0;
         for (auto it = nest->loops.rbegin(); it != nest->loops.rend(); ++it) {

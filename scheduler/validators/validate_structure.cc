@@ -67,6 +67,11 @@ class StructureValidator : public Validator {
         const auto nest = build_loop_nest(fa->stages[st.stage], st, &error);
         const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
         if (!nest) return where + error;
+        if (st.rfactor) {
+          for (const LoopSplit& split : st.rfactor->splits) {
+            if (split.tail != Tail::kGuard) return where + "the splits of an rfactor intermediate keep the guard tail";
+          }
+        }
         for (const LoopSplit& split : st.splits) {
           if (auto refusal = tail_refusal(a, s, *fa, f, st, split)) return where + *refusal;
           // Halide 14 loses the bounds guard of a split whose inner piece is split again

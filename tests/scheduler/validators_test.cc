@@ -274,8 +274,8 @@ TEST_F(ValidatorsTest, PacksNameAnInputPermuteItAndSitWhereItsHostAllows) {
   s.packs[0].compute = {ComputeLocation::Kind::kAt, "C", 0, "y"};
   EXPECT_THAT(reason(s), HasSubstr("pack of B: it cannot be computed at C.y")) << "C_acc, which reads B, is at root";
   s.packs[0] = pack;
-  s.packs[0].vector_width = 64;
-  EXPECT_THAT(reason(s), HasSubstr("vector_width 64 is wider than \"y\""));
+  s.packs[0].vector_width = 128;  // y has 1024 keys, the widest vector here is 64 lanes
+  EXPECT_THAT(reason(s), HasSubstr("vector_width 128 is wider than \"y\" (1024) or the target's widest vector"));
   s.packs[0] = pack;
   s.packs[0].compute = {ComputeLocation::Kind::kAt, "C_acc", 1, "k$x"};
   EXPECT_THAT(reason(s), HasSubstr("only a pack at root runs in parallel"));
@@ -283,6 +283,40 @@ TEST_F(ValidatorsTest, PacksNameAnInputPermuteItAndSitWhereItsHostAllows) {
   EXPECT_EQ(reason(s), "");
   s.packs = {pack, pack};
   EXPECT_THAT(reason(s), HasSubstr("input \"B\" is packed twice"));
+
+  // A pack made inside a loop of C_acc is out of reach of an rfactor intermediate at root.
+  s.packs = {pack};
+  s.packs[0].compute = {ComputeLocation::Kind::kAt, "C_acc", 1, "y"};
+  s.packs[0].parallel = false;
+  StageSchedule split;
+  split.stage = 1;
+  split.splits = {{"k$x", "k_x_o", "k_x_i", 8}};
+  split.rfactor = RFactor{"k_x_o", false};
+  s.find("C_acc")->stages = {split};
+  EXPECT_THAT(reason(s), HasSubstr("\"the pack of B\", which it reads, must be computed at root"));
+}
+
+TEST_F(ValidatorsTest, APackNeedsAReaderAndAnRFactoredStageOneParallelLoop) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [4, 8, 16]}, {"name": "unused", "shape": [4, 4]}],
+    "ops": [{"op": "reduce_sum", "inputs": ["a"], "output": "cols", "axes": [0]}], "outputs": ["cols"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.naive();
+  InputPack pack;
+  pack.input = "unused";
+  pack.storage = {"y", "x"};
+  s.packs = {pack};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("pack of unused: no Func reads the input"));
+  s.packs.clear();
+  StageSchedule update;
+  update.stage = 1;
+  update.splits = {{"r$x", "r_x_o", "r_x_i", 2}};
+  update.rfactor = RFactor{"r_x_o", false};
+  update.parallel = {"y"};
+  s.find("cols_acc")->stages = {update};
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  update.parallel = {"y", "x"};  // apply() parallelizes one loop of what remains after rfactor
+  s.find("cols_acc")->stages = {update};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("after rfactor, one pure loop at most runs in parallel"));
 }
 
 TEST_F(ValidatorsTest, UnrollAndTarget) {

@@ -50,12 +50,14 @@ TEST(MutateRFactor, ReachesRowStreamingAndPerRowPlacements) {
             (std::set<std::string>{"parallel", "parallel pure_vector 8", "vectorized"}));
   const auto inputs = sg->make_inputs(2);
   Rng rng(4);
-  for (int i = 0; i < 40; ++i) {
+  bool ran = false;
+  for (int i = 0; i < 200 && !ran; ++i) {
     const auto s = m->mutate(space.naive(), space, rng);
     if (!s || testing::stage_of(*s, "cols_acc", 1).rfactor->pure_vector == 0) continue;
     EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), *s, inputs, sg->reference(inputs)), "") << s->to_json().dump();
-    break;
+    ran = true;
   }
+  EXPECT_TRUE(ran) << "no pure_vector rfactor in 200 mutations";
 
   const auto sm = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [20, 48]}],
     "ops": [{"op": "softmax", "inputs": ["x"], "output": "y"}], "outputs": ["y"]})");
@@ -66,13 +68,15 @@ TEST(MutateRFactor, ReachesRowStreamingAndPerRowPlacements) {
   EXPECT_TRUE(seen.count("vectorized at_func")) << "the only rfactor of y_sum that sees y_exp beside it";
   EXPECT_FALSE(seen.count("vectorized")) << "at root, the intermediate would not see y_exp";
   const auto sm_inputs = sm->make_inputs(2);
-  for (int i = 0; i < 40; ++i) {
+  bool ran_rows = false;
+  for (int i = 0; i < 200 && !ran_rows; ++i) {
     const auto s = m->mutate(rows, smspace, rng);
     if (!s || !testing::stage_of(*s, "y_sum", 1).rfactor) continue;
     EXPECT_EQ(testing::run_and_compare(*sm, smspace.analysis(), *s, sm_inputs, sm->reference(sm_inputs)), "")
         << s->to_json().dump();
-    break;
+    ran_rows = true;
   }
+  EXPECT_TRUE(ran_rows) << "no rfactor of y_sum in 200 mutations";
 }
 
 }  // namespace
