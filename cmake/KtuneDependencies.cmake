@@ -7,6 +7,14 @@ find_package(TBB REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)
+# Open MPI (openmpi-bin, libopenmpi-dev) for tuning across machines; optional: without it
+# ktune tune runs on one machine.
+find_package(MPI COMPONENTS CXX)
+if(MPI_CXX_FOUND)
+  message(STATUS "ktune: MPI ${MPI_CXX_VERSION} found: mpirun ktune tune measures on several ranks")
+else()
+  message(STATUS "ktune: MPI not found: ktune tune measures on this machine only")
+endif()
 
 # Debian's xgboost CMake config references a binary the package does not ship and fails
 # even with QUIET, so find the C library directly.

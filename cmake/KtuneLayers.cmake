@@ -13,9 +13,10 @@ set(KTUNE_LAYER_schedule_store common targets subgraphs scheduler tuning_db meas
 set(KTUNE_LAYER_cost_model common targets subgraphs scheduler tuning_db measure schedule_store)
 set(KTUNE_LAYER_report common targets subgraphs scheduler tuning_db measure schedule_store cost_model)
 set(KTUNE_LAYER_search common targets subgraphs scheduler tuning_db measure schedule_store cost_model)
+set(KTUNE_LAYER_cluster common targets subgraphs scheduler tuning_db measure schedule_store cost_model search)
 set(KTUNE_LAYER_kernels common targets subgraphs scheduler tuning_db measure schedule_store cost_model search)
-set(KTUNE_LAYER_bench common targets subgraphs scheduler tuning_db measure schedule_store cost_model search)
+set(KTUNE_LAYER_bench common targets subgraphs scheduler tuning_db measure schedule_store cost_model search cluster)
 set(KTUNE_LAYER_tools common targets subgraphs scheduler tuning_db measure schedule_store cost_model search
-                      kernels bench report)
+                      cluster kernels bench report)
 set(KTUNE_LIBRARY_FOLDERS common targets subgraphs scheduler tuning_db measure schedule_store cost_model report
-                          search kernels bench tools)
+                          search cluster kernels bench tools)

@@ -70,6 +70,7 @@ PairReport make_pair_report(tuning_db::TuningDb& db, const tuning_db::MeasuredPa
   pair.curve = tuning_curve(history);
   pair.histogram = log_histogram(history, kHistogramBins);
   pair.statuses = count_statuses(history);
+  pair.measured_by = count_measurers(history);
   pair.ranks = rank_agreement(history);
   fill_bench(db, pair);
   return pair;

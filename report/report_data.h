@@ -37,6 +37,13 @@ struct StatusCount {
   int64_t count = 0;   // measurements with it; never 0 in a report
 };
 
+// Measurements timed by one host and MPI rank (provenance, schema 5).
+struct MeasurerCount {
+  std::string host;             // empty for measurements stored before hosts were recorded
+  std::optional<int64_t> rank;  // unset for runs without MPI
+  int64_t count = 0;            // measurements it timed; never 0 in a report
+};
+
 // One measurement that the cost model scored before it was measured.
 struct RankPoint {
   int64_t run_id = 0;         // the run that picked it; 0 for ad hoc measurements
@@ -75,6 +82,7 @@ struct PairReport {
   std::vector<CurvePoint> curve;     // best so far, one point per trial after the first ok
   std::vector<HistogramBin> histogram;  // ok medians; empty when there are none
   std::vector<StatusCount> statuses;    // nonzero counts, in MeasureStatus order
+  std::vector<MeasurerCount> measured_by;  // by host, then rank (no rank first)
   RankAgreement ranks;               // predicted vs measured ranks
   std::string bench_uuid;            // the latest bench invocation; empty when never benched
   std::string bench_created_at;      // when it ran, as stored

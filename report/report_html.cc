@@ -19,6 +19,11 @@ nlohmann::json pair_json(const PairReport& p) {
   for (const auto& b : p.histogram) histogram.push_back({{"lo_ns", b.lo_ns}, {"hi_ns", b.hi_ns}, {"count", b.count}});
   nlohmann::json statuses = nlohmann::json::array();
   for (const auto& s : p.statuses) statuses.push_back({{"status", s.status}, {"count", s.count}});
+  nlohmann::json measured_by = nlohmann::json::array();
+  for (const auto& m : p.measured_by) {
+    measured_by.push_back({{"host", m.host}, {"rank", m.rank ? nlohmann::json(*m.rank) : nlohmann::json(nullptr)},
+                           {"count", m.count}});
+  }
   nlohmann::json points = nlohmann::json::array();
   for (const auto& r : p.ranks.points) {
     points.push_back({{"run_id", r.run_id}, {"predicted_rank", r.predicted_rank}, {"measured_rank", r.measured_rank}});
@@ -41,6 +46,7 @@ nlohmann::json pair_json(const PairReport& p) {
       {"curve", std::move(curve)},
       {"histogram", std::move(histogram)},
       {"statuses", std::move(statuses)},
+      {"measured_by", std::move(measured_by)},
       {"ranks",
        {{"points", std::move(points)},
         {"runs", p.ranks.runs},

@@ -89,6 +89,18 @@ std::vector<StatusCount> count_statuses(const std::vector<MeasurementRecord>& hi
   return out;
 }
 
+std::vector<MeasurerCount> count_measurers(const std::vector<MeasurementRecord>& history) {
+  std::map<std::pair<std::string, int64_t>, int64_t> counts;  // rank -1: no rank
+  for (const MeasurementRecord& m : history) ++counts[{m.host, m.rank.value_or(-1)}];
+  std::vector<MeasurerCount> out;
+  for (const auto& [who, count] : counts) {
+    MeasurerCount c{who.first, std::nullopt, count};
+    if (who.second >= 0) c.rank = who.second;
+    out.push_back(c);
+  }
+  return out;
+}
+
 RankAgreement rank_agreement(const std::vector<MeasurementRecord>& history) {
   std::map<int64_t, std::vector<const MeasurementRecord*>> by_run;
   for (const MeasurementRecord& m : history) {

@@ -22,6 +22,9 @@ std::vector<HistogramBin> log_histogram(const std::vector<tuning_db::Measurement
 // Measurements per status, nonzero ones, in MeasureStatus order.
 std::vector<StatusCount> count_statuses(const std::vector<tuning_db::MeasurementRecord>& history);
 
+// How many measurements each host and rank timed, by host, then rank.
+std::vector<MeasurerCount> count_measurers(const std::vector<tuning_db::MeasurementRecord>& history);
+
 // Ranks of the ok measurements that carry a predicted score, within their run (higher score =
 // predicted faster), with the pairwise accuracy and Spearman correlation per run, averaged.
 RankAgreement rank_agreement(const std::vector<tuning_db::MeasurementRecord>& history);

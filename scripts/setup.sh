@@ -19,6 +19,7 @@ PACKAGES=(
   chromium            # tests render ktune report's HTML headless
   g++-aarch64-linux-gnu libc6-arm64-cross  # arm64 bundles and exports (cross compiler, libc)
   qemu-user-static    # tests run arm64 runners and check programs under emulation
+  openmpi-bin libopenmpi-dev  # mpirun ktune tune: measuring ranks on several machines
 )
 
 missing=()

@@ -1,8 +1,9 @@
 // Entry point: Tuner::run. It prepares one Task per subgraph (analysis, space, features,
 // database state; search/internal/tuning_task.h), then loops as the steps of a TuningRun:
-// pick a task (TaskScheduler), propose candidates (EvolutionarySearch), build them in
-// parallel and run each alone (measure/), commit each result (TuningDb), retrain the cost
-// model, report progress.
+// pick a task (TaskScheduler), propose candidates (EvolutionarySearch), submit them to the
+// Measurer (built in parallel, each run alone), collect and commit each result (TuningDb),
+// retrain the cost model, report progress. With a measurer of depth 2 (MPI ranks) the next
+// round is proposed and submitted before the last one is collected.
 #include "search/tuner.h"
 
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 
@@ -22,12 +24,12 @@
 #include "cost_model/extractor.h"
 #include "cost_model/model_store.h"
 #include "measure/builder.h"
-#include "measure/retime.h"
 #include "measure/runner.h"
 #include "schedule_store/db_records.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
 #include "search/internal/tuning_task.h"
+#include "search/local_measurer.h"
 #include "search/progress.h"
 #include "search/task_probe.h"
 #include "search/task_scheduler.h"
@@ -51,18 +53,6 @@ using internal::typical_build_s;
 constexpr int kMinSamplesToTrain = 16;  // ok measurements before the learned model replaces the analytical one
 constexpr int kNewSamplesToRetrain = 4; // new ok measurements between retrainings
 constexpr double kProbeTimeoutMs = 120000;  // analysis, space and features of one subgraph, in a child
-
-// A candidate whose first timing beats the best is timed kConfirmRuns more times and its
-// timings combined: one lucky timing must not become the best that tune prints and the
-// database keeps.
-constexpr int kConfirmRuns = 2;
-
-measure::MeasureResult confirm_new_best(measure::Runner& runner, const measure::BuiltCandidate& candidate,
-                                        measure::MeasureResult first) {
-  std::vector<measure::MeasureResult> runs{std::move(first)};
-  for (int k = 0; k < kConfirmRuns; ++k) runs.push_back(runner.run(candidate));
-  return measure::combine_rounds(runs);
-}
 
 // True while process `pid` of this host runs (a process of another user counts).
 bool process_alive(int64_t pid) {
@@ -107,18 +97,15 @@ measure::RunOptions runner_options(const TuneOptions& opt) {
   return run_options;
 }
 
-// A round's proposals as the Builder takes them, each tagged with how it was chosen.
-std::vector<measure::Candidate> make_candidates(const Task& t, const std::vector<Proposal>& proposals) {
-  std::vector<measure::Candidate> candidates;
-  for (const Proposal& p : proposals) {
-    candidates.push_back({t.subgraph.get(), p.schedule.hash(), scheduler::make_applier(p.schedule, t.space->analysis()),
-                          p.random ? "random" : "predicted"});
-  }
-  return candidates;
+// A round's proposals as the measurer takes them, each tagged with how it was chosen.
+std::vector<MeasureItem> measure_items(const std::vector<Proposal>& proposals) {
+  std::vector<MeasureItem> items;
+  for (const Proposal& p : proposals) items.push_back({p.schedule.hash(), p.schedule, p.random ? "random" : "predicted"});
+  return items;
 }
 
 // One call of Tuner::run: what its steps share (the database and this run's record, the
-// Runner, the cost model, the tasks still being tuned and the summary so far).
+// measurer, the cost model, the tasks still being tuned and the summary so far).
 struct TuningRun {
   const TuneOptions& opt;
   Progress& progress;
@@ -129,9 +116,8 @@ struct TuningRun {
   const std::string device_key;
   const int64_t device_id;
   const int64_t run_id;
-  measure::Runner runner;
-  // A GPU device is this machine's: its kernels are JIT-compiled for the host plus the GPU.
-  const std::string jit_target;
+  Measurer& measurer;
+  std::map<std::string, int64_t> other_device_ids;  // results timed on another device (mixed MPI ranks)
   std::unique_ptr<cost_model::CostModel> model;             // the newest learned model, if any
   std::unique_ptr<cost_model::AnalyticalModel> analytical;  // stands in until the learned model is trained
   int new_ok = 0;      // ok measurements since the last retraining
@@ -141,8 +127,18 @@ struct TuningRun {
   TuneSummary summary;
   std::vector<size_t> active;  // tasks that still have unmeasured schedules to propose
 
-  // Opens the database, begins this run's record and makes the Runner, in that order.
-  TuningRun(const TuneOptions& o, Progress& p, std::vector<Task>& ts, const std::atomic<int>& s)
+  // A round handed to the measurer and not collected yet.
+  struct SubmittedRound {
+    size_t task = 0;  // index in `tasks`
+    std::vector<Proposal> proposals;
+    std::vector<std::string> hashes;
+    RoundRecord record;
+  };
+  std::deque<SubmittedRound> submitted;  // oldest first, at most measurer.depth()
+  int submitted_trials = 0;              // their candidates
+
+  // Opens the database and begins this run's record, in that order.
+  TuningRun(const TuneOptions& o, Progress& p, std::vector<Task>& ts, const std::atomic<int>& s, Measurer& m)
       : opt(o),
         progress(p),
         tasks(ts),
@@ -152,10 +148,12 @@ struct TuningRun {
         device_key(targets::device_key(o.device)),
         device_id(store.upsert_device(schedule_store::device_record(o.device))),
         run_id(begin_run_record(store, o, p)),
-        runner(runner_options(o)),
-        jit_target(measure::jit_target_for(o.device.halide_target)),
+        measurer(m),
         rng(o.seed) {
     summary.db_path = o.db_path;
+    for (const targets::Device& d : measurer.other_devices()) {
+      other_device_ids[targets::device_key(d)] = store.upsert_device(schedule_store::device_record(d));
+    }
   }
 
   // Seconds since the run began: what the time budget is measured against.
@@ -166,7 +164,7 @@ struct TuningRun {
   // Each task's state from the database (measured schedules, best time, seeds), so the run continues earlier ones.
   void load_task_states() {
     for (Task& t : tasks) {
-      if (t.space) load_task_state(t, store, runner, device_key);  // else given up in the constructor
+      if (t.space) load_task_state(t, store, measurer, device_key);  // else given up in the constructor
     }
   }
 
@@ -175,7 +173,7 @@ struct TuningRun {
     for (Task& t : tasks) {
       if (!t.summary.stopped.empty()) continue;
       progress.note("ktune: " + t.summary.name + ": computing the reference");
-      t.summary.stopped = runner.reference_error(*t.subgraph);
+      t.summary.stopped = measurer.prepare(*t.subgraph);
     }
   }
 
@@ -217,33 +215,52 @@ struct TuningRun {
     return true;
   }
 
-  // One round of the task the scheduler picks; false when the budget leaves no time to build its next candidate.
+  // One round of the task the scheduler picks, submitted to the measurer; the oldest round is
+  // collected once the measurer holds as many as it takes. False when the budget leaves no
+  // time to build the picked task's next candidate.
   bool tune_round() {
     const size_t pick = pick_task();
-    Task& t = tasks[active[pick]];
+    const size_t task = active[pick];
+    Task& t = tasks[task];
     const std::optional<double> last_start = last_build_start_s(t);
     if (!last_start) return false;
     const cost_model::CostModel& scorer = current_scorer();
     const std::vector<Proposal> proposals = propose_within_budget(t, scorer);
-    if (proposals.empty()) {
+    if (!proposals.empty()) {
+      submit_round(task, proposals, scorer, *last_start);
+      if (static_cast<int>(submitted.size()) >= measurer.depth()) collect_oldest();
+    } else if (!submitted.empty()) {
+      collect_oldest();  // the budget's trials are out there, or the task's last schedules
+    } else {
       // Nothing new to measure for this task (its space is exhausted, or the trial budget is).
       active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
-      return true;
     }
-    RoundRecord record = build_and_measure(t, proposals, scorer, *last_start);
-    finish_round(t, record);
-    const bool given_up = give_up_if_nothing_runs(t, std::max(opt.give_up_after, 2 * opt.search.batch));
-    if (given_up) progress.note("ktune: " + t.summary.name + ": " + t.summary.stopped);
-    const bool capped = opt.trials_per_task > 0 && t.summary.trials_this_run >= opt.trials_per_task;
-    if (given_up || capped) active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
-    retrain_if_due();
     return true;
   }
 
-  // The position in `active` of the task that gets the next round.
+  // Collects every round still being measured, before the run ends.
+  void collect_submitted() {
+    while (!submitted.empty()) collect_oldest();
+  }
+
+  // Stops tuning task `task` (given up, or its trial cap reached) if it still is.
+  void deactivate(size_t task) {
+    const auto it = std::find(active.begin(), active.end(), task);
+    if (it != active.end()) active.erase(it);
+  }
+
+  // The position in `active` of the task that gets the next round. A round being measured
+  // counts as a round that gained nothing, so the warm-up still gives every task one first.
   size_t pick_task() const {
     std::vector<TaskProgress> active_progress;
-    for (size_t i : active) active_progress.push_back(tasks[i].progress);
+    for (size_t i : active) {
+      TaskProgress p = tasks[i].progress;
+      if (tasks[i].submitted > 0) {
+        ++p.rounds;
+        if (!p.best_ns.empty()) p.best_ns.push_back(p.best_ns.back());
+      }
+      active_progress.push_back(std::move(p));
+    }
     return task_scheduler.next(active_progress);
   }
 
@@ -273,73 +290,96 @@ struct TuningRun {
     return model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
   }
 
-  // Task `t`'s proposals for this round, no more than the trial budget has left.
+  // Task `t`'s proposals for this round, no more than the trial budget has left once the
+  // rounds being measured are counted.
   std::vector<Proposal> propose_within_budget(Task& t, const cost_model::CostModel& scorer) {
     std::vector<Proposal> proposals = propose_round(t, opt.search, scorer, rng, progress);
     if (opt.budget.trials) {
-      const int left = *opt.budget.trials - summary.trials;
+      const int left = *opt.budget.trials - summary.trials - submitted_trials;
       if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
     }
     if (opt.trials_per_task > 0) {
-      const int left = opt.trials_per_task - t.summary.trials_this_run;
+      const int left = opt.trials_per_task - t.summary.trials_this_run - t.submitted;
       if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
     }
     return proposals;
   }
 
-  // Builds the round's candidates in parallel, then measures and commits each alone; returns the round's log entry.
-  RoundRecord build_and_measure(Task& t, const std::vector<Proposal>& proposals, const cost_model::CostModel& scorer,
-                                double last_start) {
-    const std::vector<measure::Candidate> candidates = make_candidates(t, proposals);
-    const measure::BuildBatch batch = build(candidates, last_start);
-    RoundRecord record = new_round_record(t, scorer);
-    for (size_t i = 0; i < batch.candidates.size(); ++i) {
-      if (stop.load() != 0) break;  // abandon the rest of the round; nothing is half-written
-      if (batch.candidates[i].skipped) continue;
-      const measure::MeasureResult r = measure_candidate(t, batch.candidates[i]);
-      commit_result(t, proposals[i], candidates[i].schedule_hash, r, record);
-      if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) break;
+  // Hands the round's candidates to the measurer (none may start building after `last_start`
+  // elapsed seconds, so the budget holds). They count as measured for the search from now
+  // on, so a round proposed before this one is collected does not propose them again.
+  void submit_round(size_t task, const std::vector<Proposal>& proposals, const cost_model::CostModel& scorer,
+                    double last_start) {
+    Task& t = tasks[task];
+    MeasureRound round;
+    round.subgraph = t.subgraph.get();
+    round.analysis = &t.space->analysis();
+    round.workload_key = t.summary.workload_key;
+    round.items = measure_items(proposals);
+    round.incumbent_ns = t.summary.best_ns;
+    round.start_before = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(last_start));
+    SubmittedRound s{task, proposals, {}, new_round_record(t, scorer)};
+    for (const MeasureItem& item : round.items) {
+      s.hashes.push_back(item.schedule_hash);
+      t.measured.insert(item.schedule_hash);
     }
-    return record;
+    t.submitted += static_cast<int>(proposals.size());
+    submitted_trials += static_cast<int>(proposals.size());
+    measurer.submit(std::move(round));
+    submitted.push_back(std::move(s));
   }
 
-  // Builds `candidates` in parallel; none starts after `last_start` elapsed seconds, so the budget holds.
-  measure::BuildBatch build(const std::vector<measure::Candidate>& candidates, double last_start) const {
-    measure::BuildOptions build_options;
-    build_options.threads = opt.build_threads;
-    build_options.target = jit_target;
-    build_options.start_before = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                             std::chrono::duration<double>(last_start));
-    return measure::build_candidates(candidates, build_options);
+  // Collects the oldest submitted round, committing each result as it arrives, then closes
+  // the round: its log entry, giving up on a task that never runs, the trial cap, retraining.
+  void collect_oldest() {
+    SubmittedRound s = std::move(submitted.front());
+    submitted.pop_front();
+    Task& t = tasks[s.task];
+    measurer.collect(stop, [&](size_t i, const measure::MeasureResult& r, const Provenance& who) {
+      if (r.build_ms >= 0) t.build_s.push_back(r.build_ms / 1000.0);
+      commit_result(t, s.proposals[i], s.hashes[i], r, who, s.record);
+      return !(opt.budget.seconds && elapsed() >= *opt.budget.seconds);
+    });
+    t.submitted -= static_cast<int>(s.proposals.size());
+    submitted_trials -= static_cast<int>(s.proposals.size());
+    finish_round(t, s.record);
+    const bool given_up = give_up_if_nothing_runs(t, std::max(opt.give_up_after, 2 * opt.search.batch));
+    if (given_up) progress.note("ktune: " + t.summary.name + ": " + t.summary.stopped);
+    const bool capped = opt.trials_per_task > 0 && t.summary.trials_this_run >= opt.trials_per_task;
+    if (given_up || capped) deactivate(s.task);
+    retrain_if_due();
   }
 
-  // Task `t`'s next round as logged, before any candidate is counted in it.
+  // Task `t`'s next round as logged, before any candidate is counted in it (its number is
+  // given when it is collected).
   RoundRecord new_round_record(const Task& t, const cost_model::CostModel& scorer) const {
     RoundRecord record;
     record.task = t.summary.name;
     record.workload_key = t.summary.workload_key;
-    record.round = t.progress.rounds + 1;
     record.model = opt.search.random_search ? "random" : scorer.kind();
     return record;
   }
 
-  // Times one built candidate of task `t` alone; a new best is confirmed so one lucky timing cannot become the best.
-  measure::MeasureResult measure_candidate(Task& t, const measure::BuiltCandidate& built) {
-    measure::MeasureResult r = runner.run(built);
-    if (r.build_ms >= 0) t.build_s.push_back(r.build_ms / 1000.0);
-    if (r.ok() && (t.summary.best_ns < 0 || r.median_ns < t.summary.best_ns)) {
-      r = confirm_new_best(runner, built, std::move(r));
-    }
-    return r;
-  }
-
   // Commits one result to the database as it arrives (a crash loses nothing), then counts and shows it.
   void commit_result(Task& t, const Proposal& p, const std::string& schedule_hash, const measure::MeasureResult& r,
-                     RoundRecord& record) {
+                     const Provenance& who, RoundRecord& record) {
     const int64_t schedule_id = store.upsert_schedule(t.workload_id, schedule_hash, p.schedule.to_json().dump());
-    db::MeasurementRecord m = schedule_store::measurement_record(r, schedule_id, device_id, run_id);
+    // A rank on another device (allowed with --allow-mixed-devices) stores under its own.
+    const auto other = other_device_ids.find(who.device_key);
+    const bool own_device = who.device_key.empty() || other == other_device_ids.end();
+    db::MeasurementRecord m =
+        schedule_store::measurement_record(r, schedule_id, own_device ? device_id : other->second, run_id);
     if (std::isfinite(p.predicted)) m.predicted = p.predicted;
+    m.host = who.host;
+    if (measurer.width() > 1 || who.rank > 0) m.rank = who.rank;
     store.record_measurement(m);  // committed here: a crash after this loses nothing
+    if (!own_device) {
+      t.measured.insert(schedule_hash);
+      ++summary.trials;
+      report_progress();
+      return;  // timings of another device neither count for this device's best nor steer its search
+    }
     t.measured.insert(schedule_hash);
     ++summary.trials;
     count_result(t, p, r, record);
@@ -350,9 +390,10 @@ struct TuningRun {
     report_progress();
   }
 
-  // Closes task `t`'s round: the scheduler learns its new best, and the round is logged.
+  // Closes task `t`'s round: it is numbered, the scheduler learns its new best, and the round is logged.
   void finish_round(Task& t, RoundRecord& record) {
     t.progress.rounds++;
+    record.round = t.progress.rounds;
     t.progress.best_ns.push_back(t.summary.best_ns > 0 ? t.summary.best_ns : std::numeric_limits<double>::infinity());
     record.elapsed_s = elapsed();
     record.best_ns = t.summary.best_ns;
@@ -391,7 +432,7 @@ struct TuningRun {
 
   // Ends the run's record as completed or interrupted, and sums the run up for the caller.
   TuneSummary finish() {
-    measure::wait_for_late_builds(60000);
+    measurer.finish();
     summary.interrupted = stop.load() != 0;
     summary.elapsed_s = elapsed();
     store.end_run(run_id, summary.interrupted ? db::RunStatus::kInterrupted : db::RunStatus::kCompleted);
@@ -406,11 +447,27 @@ struct Tuner::State {
   TuneOptions options;
   Progress& progress;
   std::vector<Task> tasks;
+  std::unique_ptr<Measurer> measurer;
   State(TuneOptions o, Progress& p) : options(std::move(o)), progress(p) {}
 };
 
-Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs, Progress& progress)
+LocalMeasurerOptions local_measurer_options(const TuneOptions& options) {
+  LocalMeasurerOptions local;
+  local.run = runner_options(options);
+  local.build_threads = options.build_threads;
+  // A GPU device is this machine's: its kernels are JIT-compiled for the host plus the GPU.
+  local.jit_target = measure::jit_target_for(options.device.halide_target);
+  local.host = host_name();
+  return local;
+}
+
+Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs, Progress& progress,
+             std::unique_ptr<Measurer> measurer)
     : state_(std::make_unique<State>(std::move(options), progress)) {
+  state_->measurer =
+      measurer ? std::move(measurer) : std::make_unique<LocalMeasurer>(local_measurer_options(state_->options));
+  // A round carries a batch for every measuring rank, so none idles.
+  state_->options.search.batch *= std::max(1, state_->measurer->width());
   const scheduler::TargetInfo target = scheduler::target_info_from_device(state_->options.device);
   for (auto& sg : subgraphs) {
     Task t;
@@ -433,7 +490,7 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
 Tuner::~Tuner() = default;
 
 TuneSummary Tuner::run(const std::atomic<int>& stop) {
-  TuningRun tuning(state_->options, state_->progress, state_->tasks, stop);
+  TuningRun tuning(state_->options, state_->progress, state_->tasks, stop, *state_->measurer);
   tuning.load_task_states();
   tuning.compute_references();
   tuning.load_cost_model();
@@ -442,6 +499,7 @@ TuneSummary Tuner::run(const std::atomic<int>& stop) {
   while (tuning.budget_left() && !tuning.active.empty()) {
     if (!tuning.tune_round()) break;
   }
+  tuning.collect_submitted();
   return tuning.finish();
 }
 

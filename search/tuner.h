@@ -1,11 +1,11 @@
 // Tuner: the overnight tuning run. For each round, the TaskScheduler picks a subgraph, the
-// EvolutionarySearch proposes candidates, the measurement layer builds them in parallel
-// and runs each alone, every result is committed to the database as it arrives, and the
-// cost model is retrained from the database. Running again (or with --resume) continues
-// where a run stopped: trial counts, measured schedules and the model come from the
-// database, and no schedule is measured twice on the same device. A CUDA device must be a
-// GPU of this machine: kernels are JIT-compiled for the host plus the GPU, and each timed
-// run waits for the device.
+// EvolutionarySearch proposes candidates, the Measurer (search/measurer.h: this machine,
+// or measuring MPI ranks) builds and times them, every result is committed to the
+// database as it arrives, and the cost model is retrained from the database. Running again
+// (or with --resume) continues where a run stopped: trial counts, measured schedules and
+// the model come from the database, and no schedule is measured twice on the same device.
+// A CUDA device must be a GPU of this machine: kernels are JIT-compiled for the host plus
+// the GPU, and each timed run waits for the device.
 #pragma once
 
 #include <atomic>
@@ -18,6 +18,8 @@
 #include "common/version.h"
 #include "search/budget.h"
 #include "search/evolutionary_search.h"
+#include "search/local_measurer.h"
+#include "search/measurer.h"
 #include "targets/device.h"
 
 namespace ktune::subgraphs {
@@ -75,9 +77,15 @@ struct TuneSummary {
   std::string db_path;
 };
 
+// How this machine measures a run with `options`: its timing protocol, kernel threads,
+// concurrent compiles, JIT target and host name (a measuring MPI rank measures so too).
+LocalMeasurerOptions local_measurer_options(const TuneOptions& options);
+
 class Tuner {
  public:
-  Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs, Progress& progress);
+  // `measurer` builds and times the candidates; null means this machine (LocalMeasurer).
+  Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs, Progress& progress,
+        std::unique_ptr<Measurer> measurer = nullptr);
   ~Tuner();
 
   // Runs until the budget ends or `stop` becomes non-zero (checked between candidates).

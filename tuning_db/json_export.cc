@@ -79,6 +79,9 @@ Json measurement_json(const MeasurementRecord& m, const std::string& device_key,
          {"ktune_version", m.ktune_version}};
   // Only superseded rows carry the field, so exports of other rows read as before.
   if (m.stale_at_ms) j["stale_at"] = internal::format_iso8601(*m.stale_at_ms);
+  // Who timed it, where known (schema 5 on): the host, and the rank of a distributed run.
+  if (!m.host.empty()) j["host"] = m.host;
+  if (m.rank) j["rank"] = *m.rank;
   return j;
 }
 

@@ -267,6 +267,8 @@ MeasurementRecord read_measurement(const Fields& f, const Json& mj, const std::s
   m.halide_version = f.text(mj, mp, "halide_version");
   m.ktune_version = f.text(mj, mp, "ktune_version");
   m.stale_at_ms = f.time_if_given(mj, mp, "stale_at");
+  if (mj.contains("host")) m.host = f.text(mj, mp, "host");
+  m.rank = f.count_if_given(mj, mp, "rank");
   return m;
 }
 

@@ -108,6 +108,8 @@ struct MeasurementRecord {
   std::string ktune_version;        // empty on input means the database's current one
   std::optional<int64_t> stale_at_ms;  // when `ktune db revalidate` superseded it (ms since the
                                        // epoch); unset while it counts for the best
+  std::string host;                 // the host that timed it; empty when unknown (before schema 5)
+  std::optional<int64_t> rank;      // the MPI rank that timed it; unset for a run without MPI
 };
 
 // A trained cost model for one device.

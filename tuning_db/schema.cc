@@ -151,6 +151,13 @@ constexpr const char* kSchemaV4 = R"sql(
 ALTER TABLE measurements ADD COLUMN stale_at INTEGER CHECK (stale_at > 0);
 )sql";
 
+// Measurements gain who timed them: the host, and the MPI rank of a distributed run (NULL
+// for a run without MPI).
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE measurements ADD COLUMN host TEXT NOT NULL DEFAULT '';
+ALTER TABLE measurements ADD COLUMN rank INTEGER CHECK (rank >= 0);
+)sql";
+
 // What the file says about itself.
 struct Header {
   int user_version = 0;             // PRAGMA user_version
@@ -233,6 +240,7 @@ const std::vector<Migration>& migrations() {
       {2, "bench_results", kSchemaV2},
       {3, "runs: pid, status 'killed'", kSchemaV3},
       {4, "measurements: stale_at (superseded by ktune db revalidate)", kSchemaV4},
+      {5, "measurements: host, rank (who timed them)", kSchemaV5},
   };
   return steps;
 }

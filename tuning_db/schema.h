@@ -13,7 +13,7 @@
 namespace ktune::tuning_db {
 
 // The schema version this ktune writes and reads.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 // PRAGMA application_id of a ktune tuning database: "ktun" in ASCII.
 inline constexpr int32_t kApplicationId = 0x6b74756e;
 

@@ -334,6 +334,13 @@ DbStats TuningDb::stats() {
     statuses.reset();
     while (statuses.step())
       stats.statuses.emplace_back(statuses.column_text(0), statuses.column_int64(1));
+    auto& measurers = impl_->stmt(
+        "SELECT host, rank, count(*), sum(status = 'ok') FROM measurements GROUP BY host, rank ORDER BY host, rank");
+    measurers.reset();
+    while (measurers.step()) {
+      stats.measurers.push_back({measurers.column_text(0), measurers.column_optional_int64(1),
+                                 measurers.column_int64(2), measurers.column_int64(3)});
+    }
     return stats;
   });
 }

@@ -65,6 +65,14 @@ struct DeviceStats {
   int64_t ok = 0;            // of which status ok
 };
 
+// Measurements by who timed them (schema 5 on).
+struct MeasurerStats {
+  std::string host;            // empty for measurements made before hosts were recorded
+  std::optional<int64_t> rank; // the MPI rank; unset for runs without MPI
+  int64_t measurements = 0;
+  int64_t ok = 0;
+};
+
 // What `ktune db stats` shows.
 struct DbStats {
   int schema_version = 0;            // PRAGMA user_version
@@ -74,6 +82,7 @@ struct DbStats {
   RowCounts rows;                    // rows per table
   std::vector<DeviceStats> devices;  // per device, by key
   std::vector<std::pair<std::string, int64_t>> statuses;  // measurements per status, by name
+  std::vector<MeasurerStats> measurers;  // measurements per host and rank, by host then rank
 };
 
 // Outcome of merge() and import_json(): rows added, and rows that were already present.

@@ -89,12 +89,13 @@
         }
         return out;
       };
-      // The data's own ends are labelled too when no tick is near them: a final best below
-      // the lowest tick must be readable.
+      // The data's own ends are always labelled (a final best must be readable); a tick too
+      // near an end to be read beside it gives way to the end.
       const withEnds = (out) => {
-        const near = (v) => out.some((t) => Math.abs(Math.log10(t) - Math.log10(v)) < 0.06 * (b - a));
-        const ends = [...new Set([lo, hi])].filter((v) => !near(v));
-        return out.concat(ends).sort((p, q) => p - q);
+        const ends = [...new Set([lo, hi])];
+        const near = (t, v) => Math.abs(Math.log10(t) - Math.log10(v)) < 0.06 * (b - a);
+        const kept = out.filter((t) => !ends.some((v) => near(t, v)));
+        return kept.concat(ends).sort((p, q) => p - q);
       };
       for (const mults of [[1, 1.5, 2, 3, 4, 5, 7], [1, 2, 5], [1, 3]]) {
         const out = within(mults);
@@ -333,10 +334,16 @@
     section.appendChild(table);
   }
 
+  // "node1 rank 1: 11, node1 rank 2: 13" (an unknown host is "unknown host").
+  function measuredBy(rows) {
+    return rows.map((m) => (m.host || "unknown host") + (m.rank === null ? "" : " rank " + m.rank) + ": " + m.count).join(", ");
+  }
+
   function pairSection(pair, index) {
     const section = el("section", { "class": "pair", id: anchorOf(index) });
     section.appendChild(el("h2", {}, pair.workload));
     section.appendChild(el("div", { "class": "key" }, `workload ${pair.workload_key} · device ${pair.device_name}, ${pair.device_key} (${pair.device_target})`));
+    section.appendChild(el("div", { "class": "measured-by" }, "measured by " + measuredBy(pair.measured_by)));
     const grid = el("div", { "class": "plots" });
     for (const draw of [(p) => curvePlot(p, "trial"), (p) => curvePlot(p, "elapsed_s"), distributionPlot, statusPlot, rankPlot, benchPlot]) {
       grid.appendChild(draw(pair));

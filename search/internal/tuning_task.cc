@@ -79,9 +79,9 @@ double stored_best_ns(db::TuningDb& store, const Task& t, const std::string& dev
 }
 
 // A task's state from the database: its workload row, the schedules measured on this
-// device, the best time (the Runner's incumbent), and the seeds of the search (the
+// device, the best time (the measurer's incumbent), and the seeds of the search (the
 // database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
-void load_task_state(Task& t, db::TuningDb& store, measure::Runner& runner, const std::string& device_key) {
+void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std::string& device_key) {
   const subgraphs::Subgraph& sg = *t.subgraph;
   const db::WorkloadRecord w = schedule_store::workload_record(sg);
   t.workload_id = store.upsert_workload(w);
@@ -97,7 +97,7 @@ void load_task_state(Task& t, db::TuningDb& store, measure::Runner& runner, cons
   }
   if (auto best = store.best(w.key, device_key); best && best->measurement.median_ns) {
     t.summary.best_ns = *best->measurement.median_ns;
-    runner.note_incumbent(w.key, t.summary.best_ns);
+    measurer.note_incumbent(w.key, t.summary.best_ns);
     t.progress.best_ns.push_back(t.summary.best_ns);
   }
   t.seeds.push_back(heuristic);

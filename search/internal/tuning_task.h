@@ -12,11 +12,11 @@
 #include "cost_model/cost_model.h"
 #include "cost_model/extractor.h"
 #include "measure/measure_result.h"
-#include "measure/runner.h"
 #include "scheduler/rng.h"
 #include "scheduler/schedule.h"
 #include "scheduler/space.h"
 #include "search/evolutionary_search.h"
+#include "search/measurer.h"
 #include "search/progress.h"
 #include "search/task_scheduler.h"
 #include "search/tuner.h"
@@ -31,7 +31,8 @@ struct Task {
   std::unique_ptr<scheduler::Space> space;
   std::unique_ptr<cost_model::FeatureExtractor> features;
   int64_t workload_id = 0;
-  std::set<std::string> measured;     // hashes measured on this device, any status
+  std::set<std::string> measured;     // hashes measured on this device, any status, or being measured
+  int submitted = 0;                  // candidates handed to the measurer and not collected yet
   std::vector<scheduler::Schedule> seeds;        // database best, heuristic, naive, same family at other shapes
   std::string heuristic_hash;
   TaskProgress progress;              // for the scheduler
@@ -50,9 +51,9 @@ double typical_build_s(const Task& t);
 double stored_best_ns(tuning_db::TuningDb& store, const Task& t, const std::string& device_key);
 
 // A task's state from the database: its workload row, the schedules measured on this
-// device, the best time (the Runner's incumbent), and the seeds of the search (the
+// device, the best time (the measurer's incumbent), and the seeds of the search (the
 // database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
-void load_task_state(Task& t, tuning_db::TuningDb& store, measure::Runner& runner, const std::string& device_key);
+void load_task_state(Task& t, tuning_db::TuningDb& store, Measurer& measurer, const std::string& device_key);
 
 // A round's proposals for task `t`: the heuristic first if it was never measured, then the
 // evolutionary search's picks, or fresh random samples for a random-search run (and for a

@@ -126,6 +126,26 @@ TEST(CountStatuses, CountsEachStatusInEnumOrderAndSkipsZeros) {
   EXPECT_EQ(counts[2].count, 2);
 }
 
+TEST(CountMeasurers, CountsByHostThenRankWithRanklessRowsFirst) {
+  const auto timed_by = [](const std::string& host, std::optional<int64_t> rank) {
+    MeasurementRecord m = ok(5, 0);
+    m.host = host;
+    m.rank = rank;
+    return m;
+  };
+  const auto counts = count_measurers({timed_by("b", 2), timed_by("a", std::nullopt), timed_by("b", 1),
+                                       timed_by("b", 2), timed_by("", std::nullopt)});
+  ASSERT_EQ(counts.size(), 4u);
+  EXPECT_EQ(counts[0].host, "");  // stored before hosts were recorded
+  EXPECT_EQ(counts[1].host, "a");
+  EXPECT_FALSE(counts[1].rank.has_value());
+  EXPECT_EQ(counts[2].rank, std::optional<int64_t>(1));
+  EXPECT_EQ(counts[2].count, 1);
+  EXPECT_EQ(counts[3].host, "b");
+  EXPECT_EQ(counts[3].rank, std::optional<int64_t>(2));
+  EXPECT_EQ(counts[3].count, 2);
+}
+
 TEST(RankAgreement, PerfectAndReversedScores) {
   // Higher score = predicted faster: scores that follow speed agree perfectly.
   const auto perfect = rank_agreement({ok(100, 0, 3.0), ok(300, 1, 1.0), ok(200, 2, 2.0)});

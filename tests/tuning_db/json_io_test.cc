@@ -36,6 +36,8 @@ class DbJson : public TempDirTest {
                                                     1714564800000 + i);
       m.run_id = run_id;
       m.predicted = -0.75;
+      m.host = "h1";  // timed by MPI rank i on h1
+      m.rank = i;
       s.db.record_measurement(m);
       const int64_t b = s.db.upsert_schedule(w2, hash, testing::schedule_json(hash));
       s.db.record_measurement(
@@ -75,6 +77,11 @@ TEST_F(DbJson, ExportIsSortedIndentedAndFreeOfIds) {
   EXPECT_EQ(m["device"], "host-avx2");
   EXPECT_EQ(m["run"], doc["runs"][0]["uuid"]);
   EXPECT_EQ(m["created_at"], "2024-05-01T12:00:00.000Z");
+  EXPECT_EQ(m["host"], "h1");
+  EXPECT_EQ(m["rank"], 0);
+  const auto& unknown = doc["workloads"][0]["schedules"][0]["measurements"][0];
+  EXPECT_FALSE(unknown.contains("host")) << "no host recorded, none written";
+  EXPECT_FALSE(unknown.contains("rank"));
   EXPECT_EQ(doc["runs"][0]["started_at"], "2024-05-01T12:00:00.123Z");
   EXPECT_EQ(doc["runs"][0]["status"], "interrupted");
   EXPECT_TRUE(doc["workloads"][1]["schedules"][0]["schedule"].is_object());

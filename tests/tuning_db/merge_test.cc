@@ -36,6 +36,8 @@ class DbMerge : public TempDirTest {
         MeasurementRecord m = testing::ok_measurement(sched, a.device_id, median, 1, 1000);
         m.run_id = run_id;
         m.ktune_version = "0.0.9";
+        m.host = "alpha-node3";  // timed by MPI rank 2 on another host
+        m.rank = 2;
         a.db.record_measurement(m);
       }
       a.db.end_run(run_id, RunStatus::kCompleted);
@@ -104,6 +106,17 @@ TEST_F(DbMerge, KeepsProvenanceOfRunsAndMeasurements) {
             query_text(file("a.db"),
                        "SELECT group_concat(uuid) FROM (SELECT uuid FROM "
                        "measurements ORDER BY uuid)"));
+  // Who timed each measurement comes along (schema 5), and stats count it.
+  EXPECT_EQ(query_int(path, "SELECT count(*) FROM measurements WHERE host = 'alpha-node3' AND rank = 2"), 2);
+  bool counted = false;
+  for (const MeasurerStats& m : b.stats().measurers) {
+    if (m.host == "alpha-node3") {
+      counted = true;
+      EXPECT_EQ(m.rank, std::optional<int64_t>(2));
+      EXPECT_EQ(m.measurements, 2);
+    }
+  }
+  EXPECT_TRUE(counted);
 }
 
 TEST_F(DbMerge, MergingTwiceChangesNothing) {

@@ -163,6 +163,13 @@ int run_stats(const DbOptions& o) {
     }
     nlohmann::json statuses = nlohmann::json::object();
     for (const auto& [status, n] : s.statuses) statuses[status] = n;
+    nlohmann::json measurers = nlohmann::json::array();
+    for (const auto& m : s.measurers) {
+      measurers.push_back({{"host", m.host},
+                           {"rank", m.rank ? nlohmann::json(*m.rank) : nlohmann::json(nullptr)},
+                           {"measurements", m.measurements},
+                           {"ok", m.ok}});
+    }
     nlohmann::json bests = nlohmann::json::array();
     for (const BestEntry& b : best) bests.push_back(best_json(b));
     nlohmann::json tuned = nlohmann::json::array();
@@ -178,6 +185,7 @@ int run_stats(const DbOptions& o) {
            {"rows", counts_json(s.rows)},
            {"statuses", statuses},
            {"devices", devices},
+           {"measured_by", measurers},
            {"measured", tuned},
            {"best", bests}});
     return kExitOk;
@@ -195,6 +203,12 @@ int run_stats(const DbOptions& o) {
     std::printf("device    %s (%s): %lld workloads, %lld measurements, %lld ok\n",
                 d.device_key.c_str(), d.target.c_str(), static_cast<long long>(d.workloads),
                 static_cast<long long>(d.measurements), static_cast<long long>(d.ok));
+  }
+  for (const auto& m : s.measurers) {
+    const std::string who = (m.host.empty() ? std::string("(host not recorded)") : m.host) +
+                            (m.rank ? " rank " + std::to_string(*m.rank) : std::string());
+    std::printf("measured  by %s: %lld measurements, %lld ok\n", who.c_str(), static_cast<long long>(m.measurements),
+                static_cast<long long>(m.ok));
   }
   std::printf("measured per workload and device:\n");
   print_measured_table(measured);

@@ -1,6 +1,7 @@
 // `ktune tune SPEC... [--generator LIB:NAME ...] --db F [--device host|cuda|h100 ...] [--target host|cuda]
-//  (--budget 8h | --trials N) [--threads N] [--seed S] [--resume] [--log FILE]`: the tuning run,
-// on the host CPU or on a GPU of this machine (targets/tuning_device.h). Every measurement is
+//  (--budget 8h | --trials N) [--threads N] [--seed S] [--resume] [--log FILE] [--allow-mixed-devices]`: the
+// tuning run, on the host CPU or on a GPU of this machine (targets/tuning_device.h); started by
+// mpirun or srun, rank 0 tunes and the other ranks measure (cluster/). Every measurement is
 // committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
 // stops after the current candidate, commits and prints the summary (exit 0); a second
 // Ctrl-C exits at once (the database stays consistent).
@@ -13,6 +14,9 @@
 #include <map>
 #include <memory>
 
+#include "cluster/coordinator_measurer.h"
+#include "cluster/mpi_session.h"
+#include "cluster/worker.h"
 #include "common/duration_text.h"
 #include "common/error.h"
 #include "search/budget.h"
@@ -58,6 +62,7 @@ struct TuneCliOptions {
   int threads = 0;
   uint64_t seed = 1;
   bool resume = false;  // accepted for clarity: every run resumes from the database
+  bool allow_mixed_devices = false;  // under MPI: keep ranks on other devices, each under its own key
   std::string log;
   search::SearchParams search;
   double repeat_min_ms = 100;
@@ -106,10 +111,30 @@ int run_tune(const TuneCliOptions& opt) {
 
   std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
 
+  // Under an MPI launcher: rank 0 tunes and writes the database, the other ranks measure.
+  std::unique_ptr<cluster::MpiSession> session;
+  std::unique_ptr<search::Measurer> measurer;
+  if (cluster::launched_by_mpi()) {
+    if (!cluster::mpi_built()) {
+      throw UserError("tune: started by an MPI launcher, but this ktune was built without MPI (scripts/setup.sh "
+                      "installs libopenmpi-dev; rebuild)");
+    }
+    session = std::make_unique<cluster::MpiSession>();
+    cluster::Transport& transport = session->transport();
+    if (transport.rank() != 0) return cluster::run_worker(transport, {search::local_measurer_options(o), o.device});
+    if (transport.size() > 1) {
+      auto coordinator = std::make_unique<cluster::CoordinatorMeasurer>(
+          transport, cluster::CoordinatorOptions{o.device, opt.allow_mixed_devices, search::local_measurer_options(o)});
+      for (const std::string& refusal : coordinator->refusals()) std::fprintf(stderr, "ktune tune: refused %s\n", refusal.c_str());
+      std::fprintf(stderr, "ktune tune: %d measuring rank%s\n", coordinator->width(), coordinator->width() == 1 ? "" : "s");
+      measurer = std::move(coordinator);
+    }
+  }
+
   search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
   std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),
                subgraphs.size() == 1 ? "" : "s", targets::device_key(o.device).c_str(), opt.db.c_str(), o.budget.text.c_str());
-  search::Tuner tuner(std::move(o), std::move(subgraphs), progress);
+  search::Tuner tuner(std::move(o), std::move(subgraphs), progress, std::move(measurer));
 
   g_stop_requests = 0;
   struct sigaction sa {};
@@ -163,8 +188,10 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("--threads", opt->threads, "threads per kernel (0 = every core)")->check(thread_count())->capture_default_str();
   sub.add_option("--seed", opt->seed, "search seed")->capture_default_str();
   sub.add_flag("--resume", opt->resume, "continue earlier runs (the default: state comes from the database)");
+  sub.add_flag("--allow-mixed-devices", opt->allow_mixed_devices,
+               "under mpirun: keep measuring ranks whose device differs from rank 0's, each result under its own device");
   sub.add_option("--log", opt->log, "append one JSON line per round to this file");
-  sub.add_option("--batch", opt->search.batch, "candidates measured per round")->check(CLI::Range(1, 4096))->capture_default_str();
+  sub.add_option("--batch", opt->search.batch, "candidates measured per round (per measuring rank under mpirun)")->check(CLI::Range(1, 4096))->capture_default_str();
   sub.add_option("--population", opt->search.population, "population of the evolutionary search")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -103,6 +103,8 @@ MeasurementRecord read_measurement(const sqlite::Statement& s) {
   r.halide_version = s.column_text(16);
   r.ktune_version = s.column_text(17);
   r.stale_at_ms = s.column_optional_int64(18);
+  r.host = s.column_text(19);
+  r.rank = s.column_optional_int64(20);
   return r;
 }
 
@@ -189,14 +191,15 @@ std::pair<int64_t, bool> put_measurement(TuningDb::Impl& db, const MeasurementRe
   auto& insert = db.stmt(
       "INSERT INTO measurements(uuid, schedule_id, workload_id, device_id, run_id, status, "
       "median_ns, min_ns, spread_ns, repeats, threads, build_ms, predicted, error, created_at, "
-      "halide_version, ktune_version, stale_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-      "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT(uuid) DO NOTHING RETURNING id");
+      "halide_version, ktune_version, stale_at, host, rank) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+      "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20) ON CONFLICT(uuid) DO NOTHING RETURNING id");
   insert.bind(1, m.uuid.empty() ? new_uuid() : m.uuid).bind(2, m.schedule_id);
   insert.bind(3, *workload).bind(4, m.device_id).bind(5, m.run_id);
   insert.bind(6, to_string(m.status)).bind(7, m.median_ns).bind(8, m.min_ns);
   insert.bind(9, m.spread_ns).bind(10, m.repeats).bind(11, m.threads).bind(12, m.build_ms);
   insert.bind(13, m.predicted).bind(14, m.error).bind(15, or_now(m.created_at_ms));
   insert.bind(16, m.halide_version).bind(17, m.ktune_version).bind(18, m.stale_at_ms);
+  insert.bind(19, m.host).bind(20, m.rank);
   if (auto id = first_id(insert)) return {*id, true};
   // The uuid is already stored: the same measurement, seen again through a merge or import.
   return {*first_id(db.stmt("SELECT id FROM measurements WHERE uuid = ?1").bind(1, m.uuid)), false};

@@ -22,9 +22,9 @@ inline constexpr const char* kRunColumns =
 inline constexpr const char* kMeasurementColumns =
     "id, uuid, schedule_id, workload_id, device_id, run_id, status, median_ns, min_ns, "
     "spread_ns, repeats, threads, build_ms, predicted, error, created_at, halide_version, "
-    "ktune_version, stale_at";
+    "ktune_version, stale_at, host, rank";
 // How many columns kMeasurementColumns lists: where a query's own columns after them start.
-inline constexpr int kMeasurementColumnCount = 19;
+inline constexpr int kMeasurementColumnCount = 21;
 
 inline constexpr const char* kModelColumns =
     "id, uuid, device_id, kind, feature_version, blob, samples, metrics, created_at";
