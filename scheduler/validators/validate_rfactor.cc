@@ -6,7 +6,8 @@
 // Func is (then u is vectorized), so what the reduction reads (directly or through inlined
 // Funcs) must be computed at root, inlined, or (with at_func) at the Func's own loop. A
 // pure_vector needs u parallel and a vector width the target allows that fits the Func's
-// innermost pure loop.
+// innermost pure loop. A root intermediate (the Func's region times the partial results)
+// stays under 1 GiB.
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
@@ -46,6 +47,17 @@ std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const A
 // Reduction pieces unrolled inside a pure_vector intermediate's vector loop, at most.
 constexpr int64_t kMaxUnrolledRows = 8;
 
+// A root intermediate holds the Func's whole region once per partial result; Halide 14
+// refuses an allocation of 2^31 bytes or more, and one of half that is never worth it.
+constexpr int64_t kMaxIntermediateBytes = int64_t{1} << 30;
+
+// Bytes of a root rfactor intermediate: the Func's region times `partials` partial results.
+int64_t root_intermediate_bytes(const FuncAnalysis& fa, int64_t partials) {
+  int64_t bytes = fa.element_bytes * partials;
+  for (int64_t e : fa.extents) bytes = e > 0 && bytes > kMaxIntermediateBytes / e ? kMaxIntermediateBytes + 1 : bytes * e;
+  return bytes;
+}
+
 // at_func and pure_vector: where they apply and what they need.
 std::optional<std::string> check_cpu_options(const RFactor& rf, const FuncSchedule& f, const StageAnalysis& sa,
                                              const Analysis& a) {
@@ -83,6 +95,10 @@ class RFactorValidator : public Validator {
         const NestLoop* l = nest->find(st.rfactor->loop);
         if (!l || !l->is_reduction) return where + "rfactor loop \"" + st.rfactor->loop + "\" is not a reduction loop";
         if (auto error = check_cpu_options(*st.rfactor, f, sa, a)) return where + *error;
+        if (!st.rfactor->at_func && root_intermediate_bytes(fa, l->extent) > kMaxIntermediateBytes) {
+          return where + "rfactor on \"" + st.rfactor->loop + "\" (" + std::to_string(l->extent) +
+                 " partial results) needs a root intermediate over 1 GiB";
+        }
         const bool at_func = st.rfactor->at_func;
         if (auto inside = producer_inside_a_consumer(s, a, sa, f.func, at_func ? &f.compute : nullptr)) {
           return where + "rfactor computes its intermediate " + (at_func ? "where the Func is" : "at root") +

@@ -319,6 +319,24 @@ TEST_F(ValidatorsTest, APackNeedsAReaderAndAnRFactoredStageOneParallelLoop) {
   EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("after rfactor, one pure loop at most runs in parallel"));
 }
 
+TEST_F(ValidatorsTest, ARootRFactorIntermediateStaysUnderAGibibyte) {
+  // A 1000 x 1000 sum over 1000 rows: rfactor by 2-row pieces keeps 500 partial sums of the
+  // whole output (2 GB), by 128-row pieces 8 of them (32 MB).
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [1000, 1000, 1000]}],
+    "ops": [{"op": "reduce_sum", "inputs": ["a"], "output": "cols", "axes": [0]}], "outputs": ["cols"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.naive();
+  StageSchedule update;
+  update.stage = 1;
+  update.splits = {{"r$x", "r_x_o", "r_x_i", 2}};
+  update.rfactor = RFactor{"r_x_o", false};
+  s.find("cols_acc")->stages = {update};
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("needs a root intermediate over 1 GiB"));
+  update.splits = {{"r$x", "r_x_o", "r_x_i", 128}};
+  s.find("cols_acc")->stages = {update};
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+}
+
 TEST_F(ValidatorsTest, UnrollAndTarget) {
   StageSchedule st;
   st.stage = 1;
