@@ -87,6 +87,10 @@ StageMetrics stage_metrics(const ScheduleModel& model, const StageModel& sm, con
         m.loads_scalar += m.points;
         continue;
       }
+      if (p >= g.vector_steps.size()) {  // a path the vectorized loop does not index: scalar
+        m.loads_scalar += m.points;
+        continue;
+      }
       const int64_t step = g.vector_steps[p];
       if (step == 0) {
         m.loads_broadcast += m.points;

@@ -85,10 +85,13 @@ void build_loops(const scheduler::StageAnalysis& sa, const StageFacts& st, const
     mark(rf.loop, rf.on_gpu() ? &LoopModel::gpu_thread : rf.vectorize_u ? &LoopModel::vectorized : &LoopModel::parallel);
     model.rfactor_at_func += rf.at_func;
     if (rf.pure_vector && sa.pure_loop(0)) {
-      // The intermediate streams rows into vectors along the Func's innermost pure loop.
+      // The intermediate streams rows into vectors along the Func's innermost pure loop: the
+      // loop itself, or its innermost piece where the stage splits it.
       ++model.rfactor_pure_vector;
-      const int p = position(sm.loops, sa.pure_loop(0)->name);
-      if (p >= 0) sm.loops[p].vectorized = true;
+      const int dim = st.loop_dim[static_cast<size_t>(sa.pure_loop(0) - sa.loops.data())];
+      for (LoopModel& loop : sm.loops) {
+        if (!loop.reduction && loop.dim == dim && loop.stride == 1) loop.vectorized = true;
+      }
     }
   }
 }
@@ -243,7 +246,8 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
         if (l.vectorized) sm.vector_width = l.extent;
       }
       // A pure_vector intermediate splits the pure loop it vectorizes: its vectors are that wide.
-      if (const scheduler::StageSchedule* ss = find_stage(sched[f], sm.stage); ss && ss->rfactor && ss->rfactor->pure_vector) {
+      const scheduler::StageSchedule* ss = find_stage(sched[f], sm.stage);
+      if (sm.vector_width > 1 && ss && ss->rfactor && ss->rfactor->pure_vector) {
         sm.vector_width = ss->rfactor->pure_vector;
       }
       collect_accesses(facts, inlined, model.storage_orders, cache, sm);
