@@ -109,7 +109,7 @@ void CoordinatorMeasurer::file(const Transport::Received& m) {
     const auto result = decode_result(m.text);
     for (SentRound& s : sent_rounds_) {
       if (result && result->batch == s.batch && s.dispatch.complete(m.from, result->id)) {
-        s.early.push_back({result->id, result->result, m.from});
+        s.arrived.push_back({result->id, result->result, m.from});
       }
     }
   }
@@ -129,10 +129,10 @@ void CoordinatorMeasurer::collect(const std::atomic<int>& stop, const search::Re
   size_t reported = 0;
   for (;;) {
     SentRound& oldest = sent_rounds_.front();
-    for (; reported < oldest.early.size(); ++reported) {
+    for (; reported < oldest.arrived.size(); ++reported) {
       reporting = reporting && stop.load() == 0;
       if (!reporting) continue;
-      const SentRound::Early& e = oldest.early[reported];
+      const SentRound::Arrived& e = oldest.arrived[reported];
       reporting = on_result(static_cast<size_t>(e.item), e.result, provenance(e.rank));
     }
     if (oldest.dispatch.done()) break;

@@ -65,18 +65,19 @@ class CoordinatorMeasurer : public search::Measurer {
   struct SentRound {
     int batch = 0;
     Dispatch dispatch;
-    // Results that arrived before the round was collected: item, result, rank.
-    struct Early {
+    // Its results in the order they arrived (item, result, rank), handed on when it is
+    // collected; those of a newer round wait here while an older one is collected.
+    struct Arrived {
       int item = 0;
       measure::MeasureResult result;
       int rank = 0;
     };
-    std::vector<Early> early;
+    std::vector<Arrived> arrived;
   };
 
   void greet();
   void send_workload(const std::string& key);
-  // Files one message from a rank under its round; false when it belongs to none.
+  // Files one message from a rank under its round (a stray one is dropped).
   void file(const Transport::Received& m);
   search::Provenance provenance(int rank) const;
 
