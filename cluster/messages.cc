@@ -28,38 +28,6 @@ std::optional<T> decode_with(const std::string& text, Read read) {
   }
 }
 
-json result_json(const measure::MeasureResult& r) {
-  return {{"status", std::string(measure::to_string(r.status))},
-          {"message", r.message},
-          {"signal", r.signal},
-          {"max_error", r.max_error},
-          {"median_ns", r.median_ns},
-          {"min_ns", r.min_ns},
-          {"spread_ns", r.spread_ns},
-          {"repeats", r.repeats},
-          {"threads", r.threads},
-          {"build_ms", r.build_ms},
-          {"run_wall_ms", r.run_wall_ms}};
-}
-
-measure::MeasureResult result_of(const json& j) {
-  measure::MeasureResult r;
-  const auto status = measure::measure_status_from_string(j.at("status").get<std::string>());
-  if (!status) throw std::invalid_argument("unknown status");
-  r.status = *status;
-  r.message = j.at("message").get<std::string>();
-  r.signal = j.at("signal").get<int>();
-  r.max_error = j.at("max_error").get<double>();
-  r.median_ns = j.at("median_ns").get<double>();
-  r.min_ns = j.at("min_ns").get<double>();
-  r.spread_ns = j.at("spread_ns").get<double>();
-  r.repeats = j.at("repeats").get<int>();
-  r.threads = j.at("threads").get<int>();
-  r.build_ms = j.at("build_ms").get<double>();
-  r.run_wall_ms = j.at("run_wall_ms").get<double>();
-  return r;
-}
-
 }  // namespace
 
 double unix_ms(std::chrono::steady_clock::time_point t) {
@@ -95,7 +63,7 @@ std::string encode(const Batch& m) {
 }
 
 std::string encode(const ResultMessage& m) {
-  return json{{"batch", m.batch}, {"id", m.id}, {"result", result_json(m.result)}}.dump();
+  return json{{"batch", m.batch}, {"id", m.id}, {"result", measure::to_json(m.result)}}.dump();
 }
 
 std::string encode(const BatchDone& m) { return json{{"batch", m.batch}}.dump(); }
@@ -135,7 +103,7 @@ std::optional<ResultMessage> decode_result(const std::string& text) {
   return decode_with<ResultMessage>(text, [](const json& j, ResultMessage& m) {
     m.batch = j.at("batch").get<int>();
     m.id = j.at("id").get<int>();
-    m.result = result_of(j.at("result"));
+    m.result = measure::measure_result_from_json(j.at("result"));
   });
 }
 

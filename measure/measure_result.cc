@@ -1,7 +1,10 @@
 #include "measure/measure_result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdio>
+#include <stdexcept>
 #include <utility>
 
 namespace ktune::measure {
@@ -44,6 +47,38 @@ std::string describe(const MeasureResult& r) {
   std::string s(to_string(r.status));
   if (!r.message.empty()) s += ": " + r.message;
   return s;
+}
+
+nlohmann::json to_json(const MeasureResult& r) {
+  return {{"status", std::string(to_string(r.status))},
+          {"message", r.message},
+          {"signal", r.signal},
+          {"max_error", r.max_error},
+          {"median_ns", r.median_ns},
+          {"min_ns", r.min_ns},
+          {"spread_ns", r.spread_ns},
+          {"repeats", r.repeats},
+          {"threads", r.threads},
+          {"build_ms", r.build_ms},
+          {"run_wall_ms", r.run_wall_ms}};
+}
+
+MeasureResult measure_result_from_json(const nlohmann::json& j) {
+  MeasureResult r;
+  const auto status = measure_status_from_string(j.at("status").get<std::string>());
+  if (!status) throw std::invalid_argument("unknown status");
+  r.status = *status;
+  r.message = j.at("message").get<std::string>();
+  r.signal = j.at("signal").get<int>();
+  r.max_error = j.at("max_error").get<double>();
+  r.median_ns = j.at("median_ns").get<double>();
+  r.min_ns = j.at("min_ns").get<double>();
+  r.spread_ns = j.at("spread_ns").get<double>();
+  r.repeats = j.at("repeats").get<int>();
+  r.threads = j.at("threads").get<int>();
+  r.build_ms = j.at("build_ms").get<double>();
+  r.run_wall_ms = j.at("run_wall_ms").get<double>();
+  return r;
 }
 
 }  // namespace ktune::measure

@@ -3,6 +3,7 @@
 // a wrong answer) are values of MeasureStatus, never exceptions (STYLE.md 6.4, tier 2).
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,5 +61,11 @@ struct MeasureResult {
 // One line for logs: "ok median 1.23 ms (IQR 0.01 ms, 12 runs, 2 threads)" or
 // "crash: Segmentation fault".
 std::string describe(const MeasureResult& result);
+
+// Every field as JSON (status by its stored name), for `ktune measure --format json` and the
+// messages of a distributed run; measure_result_from_json is the inverse and throws
+// (nlohmann::json::exception, std::invalid_argument) on a missing field or an unknown status.
+nlohmann::json to_json(const MeasureResult& result);
+MeasureResult measure_result_from_json(const nlohmann::json& json);
 
 }  // namespace ktune::measure

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "measure/report_wire.h"
 
 namespace ktune::measure {
@@ -37,6 +39,30 @@ TEST(MeasureResultTest, DescribeNamesStatusAndMessage) {
   ok.threads = 2;
   EXPECT_NE(describe(ok).find("median 1.5 ms"), std::string::npos) << describe(ok);
   EXPECT_NE(describe(ok).find("12 runs, 2 threads"), std::string::npos) << describe(ok);
+}
+
+TEST(MeasureResultTest, JsonRoundTripsEveryFieldAndRefusesAnUnknownStatus) {
+  MeasureResult r;
+  r.status = MeasureStatus::kWrongResult;
+  r.message = "differs";
+  r.signal = 11;
+  r.max_error = 0.5;
+  r.median_ns = 1234.5;
+  r.min_ns = 1200;
+  r.spread_ns = 7;
+  r.repeats = 9;
+  r.threads = 2;
+  r.build_ms = 300;
+  r.run_wall_ms = 40;
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j.at("status"), "wrong_result");
+  const MeasureResult back = measure_result_from_json(j);
+  EXPECT_EQ(to_json(back), j);
+  nlohmann::json bad = j;
+  bad["status"] = "fine";
+  EXPECT_THROW(measure_result_from_json(bad), std::invalid_argument);
+  bad.erase("status");
+  EXPECT_THROW(measure_result_from_json(bad), nlohmann::json::exception);
 }
 
 TEST(MeasureReportWireTest, RoundTripsEveryField) {

@@ -107,24 +107,14 @@ int run_measure(const MeasureOptions& opt) {
   const double gflops = r.ok() && r.median_ns > 0 ? sg->flops() / r.median_ns : -1;
   const double gbytes = r.ok() && r.median_ns > 0 ? sg->compulsory_bytes() / r.median_ns : -1;
   if (opt.format == "json") {
-    const nlohmann::json j = {{"workload", sg->name()},
-                              {"workload_key", sg->key().key},
-                              {"device_key", targets::device_key(host)},
-                              {"schedule", schedule_name},
-                              {"schedule_hash", schedule_hash},
-                              {"status", std::string(measure::to_string(r.status))},
-                              {"message", r.message},
-                              {"signal", r.signal},
-                              {"max_error", r.max_error},
-                              {"median_ns", r.median_ns},
-                              {"min_ns", r.min_ns},
-                              {"spread_ns", r.spread_ns},
-                              {"repeats", r.repeats},
-                              {"threads", r.threads},
-                              {"build_ms", r.build_ms},
-                              {"run_wall_ms", r.run_wall_ms},
-                              {"gflops_per_s", gflops},
-                              {"gbytes_per_s", gbytes}};
+    nlohmann::json j = measure::to_json(r);
+    j.update({{"workload", sg->name()},
+              {"workload_key", sg->key().key},
+              {"device_key", targets::device_key(host)},
+              {"schedule", schedule_name},
+              {"schedule_hash", schedule_hash},
+              {"gflops_per_s", gflops},
+              {"gbytes_per_s", gbytes}});
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("workload  %s (key %s)\n", sg->name().c_str(), sg->key().key.c_str());
