@@ -13,6 +13,7 @@
 namespace ktune::subgraphs {
 
 class Op;
+class HalideValue;
 
 class SpecSubgraph : public Subgraph {
  public:
@@ -30,6 +31,9 @@ class SpecSubgraph : public Subgraph {
   // Refuses an op whose output shape or FLOP count is out of range (overflowing paddings,
   // huge windows), before anything is built or stored.
   void check_derived_counts(const Op& op, const OpSpec& op_spec) const;
+  // The op's Halide definition stored in its output type: converted by one more Func
+  // when the op computes in another type (a bf16 softmax computes in f32).
+  HalideValue build_stored(const Op& op, const std::vector<HalideValue>& args, const std::string& name) const;
 
   Spec spec_;
   std::vector<std::unique_ptr<Op>> ops_;  // one per spec op, validated

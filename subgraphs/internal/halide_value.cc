@@ -1,31 +1,47 @@
 #include "subgraphs/internal/halide_value.h"
 
 #include "common/check.h"
+#include "subgraphs/built_pipeline.h"
 
 namespace ktune::subgraphs {
 
-HalideValue HalideValue::of_input(Halide::ImageParam param, Shape shape) {
+HalideValue HalideValue::of_input(Halide::ImageParam param, Shape shape, DType dtype) {
   HalideValue v;
   v.param_ = std::move(param);
   v.is_input_ = true;
   v.shape_ = std::move(shape);
+  v.dtype_ = dtype;
   return v;
 }
 
-HalideValue HalideValue::of_func(Halide::Func func, Shape shape) {
+HalideValue HalideValue::of_func(Halide::Func func, Shape shape, DType dtype) {
   HalideValue v;
   v.func_ = std::move(func);
   v.shape_ = std::move(shape);
+  v.dtype_ = dtype;
   return v;
 }
 
-Halide::Expr HalideValue::operator()(const std::vector<Halide::Expr>& outer_first) const {
+Halide::Expr HalideValue::raw(const std::vector<Halide::Expr>& outer_first) const {
   KTUNE_CHECK(outer_first.size() == shape_.size())
       << "indexing a rank " << shape_.size() << " value with " << outer_first.size() << " indices";
   std::vector<Halide::Expr> args(outer_first.rbegin(), outer_first.rend());
-  // Ops compute in f32: an input of another type is converted where it is read.
-  if (is_input_) return param_.type() == Halide::Float(32) ? Halide::Expr(param_(args)) : Halide::cast<float>(param_(args));
+  if (is_input_) return param_(args);
   return func_(args);
+}
+
+Halide::Expr HalideValue::operator()(const std::vector<Halide::Expr>& outer_first) const {
+  const Halide::Expr value = raw(outer_first);
+  return dtype_ == DType::kF32 ? value : Halide::cast<float>(value);
+}
+
+Halide::Expr convert_to(DType dtype, const Halide::Expr& value) {
+  const Halide::Type type = halide_type_of(dtype);
+  if (value.type() == type) return value;
+  if (dtype == DType::kBool) return value != Halide::cast(value.type(), 0);
+  if (is_float(dtype)) return Halide::cast(type, value);
+  if (value.type().is_float()) return Halide::saturating_cast(type, Halide::round(value));
+  return Halide::saturating_cast(type, value);
 }
 
 std::vector<Halide::Var> outer_first_vars(size_t rank) {

@@ -16,11 +16,15 @@ namespace ktune::subgraphs {
 
 class HalideValue {
  public:
-  static HalideValue of_input(Halide::ImageParam param, Shape shape);
-  static HalideValue of_func(Halide::Func func, Shape shape);
+  static HalideValue of_input(Halide::ImageParam param, Shape shape, DType dtype);
+  static HalideValue of_func(Halide::Func func, Shape shape, DType dtype = DType::kF32);
 
-  // The element at `outer_first` (one Expr per axis, outermost first).
+  // The element at `outer_first` (one Expr per axis, outermost first) as f32, the type
+  // float ops compute in: a value stored in another type is converted where it is read.
   Halide::Expr operator()(const std::vector<Halide::Expr>& outer_first) const;
+  // The element in the type it is stored in (for ops that compute in integers).
+  Halide::Expr raw(const std::vector<Halide::Expr>& outer_first) const;
+  DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
   size_t rank() const { return shape_.size(); }
   // The Func for op outputs; undefined for inputs.
@@ -31,7 +35,13 @@ class HalideValue {
   Halide::ImageParam param_;
   bool is_input_ = false;
   Shape shape_;
+  DType dtype_ = DType::kF32;
 };
+
+// `value` converted to `dtype` the way round_to (subgraphs/dtype.h) converts: floats
+// rounded to nearest even, floats to integers rounded to nearest even and saturated,
+// integers to narrower integers saturated.
+Halide::Expr convert_to(DType dtype, const Halide::Expr& value);
 
 // The pure Vars of a rank-`rank` Func, outermost first: rank 2 gives {y, x}.
 std::vector<Halide::Var> outer_first_vars(size_t rank);

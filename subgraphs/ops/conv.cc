@@ -1,8 +1,10 @@
 // conv2d: 2-D convolution in NCHW (weights OIHW) or NHWC (weights HWIO) layout, with
 // stride, symmetric zero padding, dilation and groups (groups = channels gives a
-// depthwise convolution). Bias and activation are separate ops that fuse with it.
+// depthwise convolution). Bias and activation are separate ops that fuse with it. 8-bit
+// integer inputs and weights accumulate exactly in i32.
 #include "subgraphs/internal/halide_value.h"
 #include "subgraphs/ops/families.h"
+#include "subgraphs/ops/op_types.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -56,6 +58,14 @@ class Conv2dOp : public Op {
                                " does not fit the padded input " + shape_to_string(x));
     }
     output_shape_ = nhwc_ ? Shape{n_, oh_, ow_, o_} : Shape{n_, o_, oh_, ow_};
+    if (integer_product(call.input_dtypes)) {
+      compute_dtype_ = DType::kI32;
+      if (!accumulation_fits_i32(cg_ * kh_ * kw_, call.input_dtypes[0], call.input_dtypes[1])) {
+        attrs.fail("inputs", "a sum of " + std::to_string(cg_ * kh_ * kw_) + " products of " +
+                                 to_string(call.input_dtypes[0]) + " and " + to_string(call.input_dtypes[1]) +
+                                 " values can overflow the i32 accumulator");
+      }
+    }
   }
 
   double flops() const override { return 2.0 * n_ * o_ * oh_ * ow_ * cg_ * kh_ * kw_; }
@@ -88,8 +98,11 @@ class Conv2dOp : public Op {
   HalideValue build(const std::vector<HalideValue>& in, const std::string& name) const override {
     const HalideValue x = in[0], w = in[1];
     const bool nhwc = nhwc_;
-    auto at = [nhwc](const HalideValue& t, Expr n, Expr c, Expr y, Expr xx) {
-      return nhwc ? t({n, y, xx, c}) : t({n, c, y, xx});
+    const bool integer = compute_dtype_ == DType::kI32;
+    // Integer convolutions read operands in their stored type and widen them to i32.
+    auto at = [nhwc, integer](const HalideValue& t, Expr n, Expr c, Expr y, Expr xx) {
+      const std::vector<Expr> idx = nhwc ? std::vector<Expr>{n, y, xx, c} : std::vector<Expr>{n, c, y, xx};
+      return integer ? t.raw(idx) : t(idx);
     };
     // Zero padding as its own Func so schedules can place it.
     std::function<Expr(Expr, Expr, Expr, Expr)> input = [=](Expr n, Expr c, Expr y, Expr xx) {
@@ -103,9 +116,11 @@ class Conv2dOp : public Op {
         const Expr y = nhwc ? i[1] : i[2];
         const Expr xx = nhwc ? i[2] : i[3];
         const Expr inside = y >= 0 && y < H && xx >= 0 && xx < W;
-        return Halide::select(inside, at(x, n, c, Halide::clamp(y, 0, H - 1), Halide::clamp(xx, 0, W - 1)), 0.0f);
+        const Expr value = at(x, n, c, Halide::clamp(y, 0, H - 1), Halide::clamp(xx, 0, W - 1));
+        return Halide::select(inside, value, Halide::cast(value.type(), 0));
       });
-      const HalideValue padded = HalideValue::of_func(pad, {n_, nhwc ? h_ : c_, nhwc ? w_ : h_, nhwc ? c_ : w_});
+      const HalideValue padded = HalideValue::of_func(pad, {n_, nhwc ? h_ : c_, nhwc ? w_ : h_, nhwc ? c_ : w_},
+                                                      integer ? x.dtype() : DType::kF32);
       input = [=](Expr n, Expr c, Expr y, Expr xx) { return at(padded, n, c, y, xx); };
     }
     Halide::RDom r(0, static_cast<int>(cg_), 0, static_cast<int>(kh_), 0, static_cast<int>(kw_), "r");
@@ -117,13 +132,18 @@ class Conv2dOp : public Op {
     const Expr c = groups_ == 1 ? Expr(r.x) : (o / static_cast<int>(o_ / groups_)) * static_cast<int>(cg_) + r.x;
     const Expr iy = y * static_cast<int>(sh_) + r.y * static_cast<int>(dh_) - static_cast<int>(ph_);
     const Expr ix = xx * static_cast<int>(sw_) + r.z * static_cast<int>(dw_) - static_cast<int>(pw_);
-    const Expr weight = nhwc ? w({r.y, r.z, r.x, o}) : w({o, r.x, r.y, r.z});
+    const std::vector<Expr> w_idx = nhwc ? std::vector<Expr>{r.y, r.z, r.x, o} : std::vector<Expr>{o, r.x, r.y, r.z};
     Halide::Func acc(name + "_acc");
-    acc(halide_args(v)) = 0.0f;
-    acc(halide_args(v)) += input(n, c, iy, ix) * weight;
+    if (integer) {
+      acc(halide_args(v)) = 0;
+      acc(halide_args(v)) += Halide::cast<int32_t>(input(n, c, iy, ix)) * Halide::cast<int32_t>(w.raw(w_idx));
+    } else {
+      acc(halide_args(v)) = 0.0f;
+      acc(halide_args(v)) += input(n, c, iy, ix) * w(w_idx);
+    }
     Halide::Func out(name);
     out(halide_args(v)) = acc(halide_args(v));
-    return HalideValue::of_func(out, output_shape_);
+    return HalideValue::of_func(out, output_shape_, compute_dtype_);
   }
 
  private:

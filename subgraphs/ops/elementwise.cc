@@ -1,9 +1,11 @@
 // Elementwise ops: unary (relu, gelu, sigmoid, tanh, exp, neg, scale), binary with NumPy
-// broadcasting (add, sub, mul, div, max, min) and bias_add along one axis.
+// broadcasting (add, sub, mul, div, max, min) and bias_add along one axis. relu, neg, add,
+// sub, max, min and bias_add of i32 values compute exactly in i32 (op_types.h).
 #include <cmath>
 
 #include "subgraphs/internal/halide_value.h"
 #include "subgraphs/ops/families.h"
+#include "subgraphs/ops/op_types.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -21,6 +23,9 @@ class UnaryOp : public Op {
   UnaryOp(UnaryKind kind, const OpCall& call, OpAttributes& attrs) : kind_(kind) {
     output_shape_ = call.input_shapes[0];
     if (kind == UnaryKind::kScale) factor_ = attrs.get_double("factor", 1.0);
+    if ((kind == UnaryKind::kRelu || kind == UnaryKind::kNeg) && all_i32(call.input_dtypes)) {
+      compute_dtype_ = DType::kI32;
+    }
   }
 
   double flops() const override {
@@ -38,6 +43,13 @@ class UnaryOp : public Op {
     const HalideValue x = in[0];
     const UnaryKind kind = kind_;
     const float factor = static_cast<float>(factor_);
+    if (compute_dtype_ == DType::kI32) {
+      Halide::Func f = define_func(name, output_shape_.size(), [&](const std::vector<Expr>& i) {
+        const Expr v = x.raw(i);
+        return kind == UnaryKind::kRelu ? Halide::max(v, 0) : -v;
+      });
+      return HalideValue::of_func(f, output_shape_, DType::kI32);
+    }
     Halide::Func f = define_func(name, output_shape_.size(), [&](const std::vector<Expr>& i) {
       const Expr v = x(i);
       switch (kind) {
@@ -126,6 +138,9 @@ class BinaryOp : public Op {
     a_shape_ = call.input_shapes[0];
     b_shape_ = call.input_shapes[1];
     output_shape_ = broadcast_shapes(a_shape_, b_shape_, attrs);
+    const bool exact = kind == BinaryKind::kAdd || kind == BinaryKind::kSub || kind == BinaryKind::kMax ||
+                       kind == BinaryKind::kMin;
+    if (exact && all_i32(call.input_dtypes)) compute_dtype_ = DType::kI32;
   }
 
   double flops() const override { return static_cast<double>(element_count(output_shape_)); }
@@ -143,6 +158,7 @@ class BinaryOp : public Op {
         case BinaryKind::kMax: out.data[flat] = std::max(a, b); break;
         case BinaryKind::kMin: out.data[flat] = std::min(a, b); break;
       }
+      if (compute_dtype_ == DType::kI32) out.data[flat] = wrap_to_i32(out.data[flat]);
     });
     return out;
   }
@@ -151,9 +167,12 @@ class BinaryOp : public Op {
     const HalideValue a = in[0], b = in[1];
     const Shape as = a_shape_, bs = b_shape_;
     const BinaryKind kind = kind_;
+    const bool integer = compute_dtype_ == DType::kI32;
     Halide::Func f = define_func(name, output_shape_.size(), [&](const std::vector<Expr>& i) {
-      const Expr va = a(broadcast_index<Expr>(as, i, Expr(0)));
-      const Expr vb = b(broadcast_index<Expr>(bs, i, Expr(0)));
+      const std::vector<Expr> ia = broadcast_index<Expr>(as, i, Expr(0));
+      const std::vector<Expr> ib = broadcast_index<Expr>(bs, i, Expr(0));
+      const Expr va = integer ? a.raw(ia) : a(ia);
+      const Expr vb = integer ? b.raw(ib) : b(ib);
       switch (kind) {
         case BinaryKind::kAdd: return va + vb;
         case BinaryKind::kSub: return va - vb;
@@ -164,7 +183,7 @@ class BinaryOp : public Op {
       }
       return va;
     });
-    return HalideValue::of_func(f, output_shape_);
+    return HalideValue::of_func(f, output_shape_, compute_dtype_);
   }
 
  private:
@@ -185,6 +204,7 @@ class BiasAddOp : public Op {
                                shape_to_string(output_shape_) + " (expected [" +
                                std::to_string(output_shape_[axis_]) + "])");
     }
+    if (all_i32(call.input_dtypes)) compute_dtype_ = DType::kI32;
   }
 
   double flops() const override { return static_cast<double>(element_count(output_shape_)); }
@@ -193,6 +213,7 @@ class BiasAddOp : public Op {
     RefTensor out{output_shape_, in[0]->data};
     for_each_index(output_shape_, [&](const std::vector<int64_t>& idx, int64_t flat) {
       out.data[flat] += in[1]->data[idx[axis_]];
+      if (compute_dtype_ == DType::kI32) out.data[flat] = wrap_to_i32(out.data[flat]);
     });
     return out;
   }
@@ -200,10 +221,11 @@ class BiasAddOp : public Op {
   HalideValue build(const std::vector<HalideValue>& in, const std::string& name) const override {
     const HalideValue x = in[0], b = in[1];
     const int64_t axis = axis_;
+    const bool integer = compute_dtype_ == DType::kI32;
     Halide::Func f = define_func(name, output_shape_.size(), [&](const std::vector<Expr>& i) {
-      return x(i) + b({i[axis]});
+      return integer ? x.raw(i) + b.raw({i[axis]}) : x(i) + b({i[axis]});
     });
-    return HalideValue::of_func(f, output_shape_);
+    return HalideValue::of_func(f, output_shape_, compute_dtype_);
   }
 
  private:

@@ -15,5 +15,6 @@ std::vector<OpDef> reduction_ops();      // reduce_sum, reduce_mean, reduce_max
 std::vector<OpDef> layout_ops();         // transpose
 std::vector<OpDef> pool_ops();           // max_pool2d, avg_pool2d
 std::vector<OpDef> stencil_ops();        // stencil
+std::vector<OpDef> quantize_ops();       // cast, requantize
 
 }  // namespace ktune::subgraphs

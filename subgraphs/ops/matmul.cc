@@ -1,8 +1,10 @@
 // Matrix products: matmul ([M,K]·[K,N]) and batch_matmul ([B,M,K]·[B,K,N]), each with
 // optional transposes of either operand. The reduction is its own Func (`<name>_acc`)
-// with a pure output stage over it, the form autoschedulers and ktune tile best.
+// with a pure output stage over it, the form autoschedulers and ktune tile best. 8-bit
+// integer operands (u8 × i8 as VNNI pairs them, i8 × i8, u8 × u8) accumulate exactly in i32.
 #include "subgraphs/internal/halide_value.h"
 #include "subgraphs/ops/families.h"
+#include "subgraphs/ops/op_types.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -41,6 +43,13 @@ class MatmulOp : public Op {
       output_shape_ = {batch_, m_, n_};
     } else {
       output_shape_ = {m_, n_};
+    }
+    if (integer_product(call.input_dtypes)) {
+      compute_dtype_ = DType::kI32;
+      if (!accumulation_fits_i32(k_, call.input_dtypes[0], call.input_dtypes[1])) {
+        attrs.fail("inputs", "a sum of " + std::to_string(k_) + " products of " + to_string(call.input_dtypes[0]) +
+                                 " and " + to_string(call.input_dtypes[1]) + " values can overflow the i32 accumulator");
+      }
     }
   }
 
@@ -81,11 +90,16 @@ class MatmulOp : public Op {
       ai.insert(ai.begin(), idx[0]);
       bi.insert(bi.begin(), idx[0]);
     }
-    acc(halide_args(v)) = 0.0f;
-    acc(halide_args(v)) += a(ai) * b(bi);
+    if (compute_dtype_ == DType::kI32) {
+      acc(halide_args(v)) = 0;
+      acc(halide_args(v)) += Halide::cast<int32_t>(a.raw(ai)) * Halide::cast<int32_t>(b.raw(bi));
+    } else {
+      acc(halide_args(v)) = 0.0f;
+      acc(halide_args(v)) += a(ai) * b(bi);
+    }
     Halide::Func out(name);
     out(halide_args(v)) = acc(halide_args(v));
-    return HalideValue::of_func(out, output_shape_);
+    return HalideValue::of_func(out, output_shape_, compute_dtype_);
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 namespace ktune::subgraphs {
 
 class HalideValue;  // subgraphs/internal/halide_value.h (includes Halide.h)
+struct OpCall;
 
 // Reads an op's attributes, filling in defaults, and names the JSON path in every error.
 // Every attribute read is recorded in canonical(); finish() rejects unknown attributes.
@@ -77,17 +79,34 @@ class Op {
   virtual HalideValue build(const std::vector<HalideValue>& inputs,
                             const std::string& name) const = 0;
 
+  // The type the op's Halide definition computes in: f32, i32 for exact integer
+  // arithmetic (8-bit matmul and conv, integer adds), or the target type of cast and
+  // requantize.
+  DType compute_dtype() const { return compute_dtype_; }
+  // The type its output is stored in (set by make_op: op_types.h's storage rule or the
+  // `out_dtype` attribute). When it differs from compute_dtype() the spec converts the
+  // op's result (rounded to nearest even, saturated for integers).
+  DType output_dtype() const { return *output_dtype_; }
+
   // The op's attributes with defaults filled in (set by make_op; part of the canonical form).
   nlohmann::json canonical_attributes;
 
  protected:
   Shape output_shape_;  // set by the op's constructor
+  DType compute_dtype_ = DType::kF32;
+  // Set by the constructor of ops that choose their own output type (cast, requantize);
+  // make_op fills it in for the rest.
+  std::optional<DType> output_dtype_;
+
+ private:
+  friend std::unique_ptr<Op> make_op(const OpCall& call, const std::string& file);
 };
 
 // What an op factory receives: the parsed spec entry and the shapes of its inputs.
 struct OpCall {
   const OpSpec& spec;
   std::vector<Shape> input_shapes;  // one per spec.inputs entry
+  std::vector<DType> input_dtypes;  // one per spec.inputs entry: how each input is stored
 };
 
 // One row of the op table.

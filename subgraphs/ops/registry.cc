@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "subgraphs/ops/families.h"
 #include "subgraphs/ops/op.h"
+#include "subgraphs/ops/op_types.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -16,13 +17,30 @@ std::string describe(const json& j) {
   return dump;
 }
 
+// The `out_dtype` attribute of an op (any type but bool and f64), or `fallback` when
+// absent. Recorded in the canonical attributes only when given, so that the family keys
+// of specs written before it existed do not change.
+DType output_dtype_attribute(OpAttributes& attrs, DType fallback) {
+  const json& j = attrs.get_raw("out_dtype");
+  if (j.is_null()) return fallback;
+  std::string names;
+  for (DType d : all_dtypes()) {
+    if (d != DType::kBool && d != DType::kU32 && d != DType::kF64) names += (names.empty() ? "" : ", ") + to_string(d);
+  }
+  const std::optional<DType> d = j.is_string() ? parse_dtype_name(j.get<std::string>()) : std::nullopt;
+  if (!d || *d == DType::kBool || *d == DType::kU32 || *d == DType::kF64) {
+    attrs.fail("out_dtype", "expected one of " + names + ", found " + describe(j));
+  }
+  return *d;
+}
+
 }  // namespace
 
 const std::vector<OpDef>& all_ops() {
   static const std::vector<OpDef> table = [] {
     std::vector<OpDef> all;
     for (auto family : {matmul_ops, conv_ops, elementwise_ops, normalization_ops, reduction_ops,
-                        layout_ops, pool_ops, stencil_ops}) {
+                        layout_ops, pool_ops, stencil_ops, quantize_ops}) {
       for (OpDef& def : family()) all.push_back(std::move(def));
     }
     return all;
@@ -220,6 +238,7 @@ std::unique_ptr<Op> make_op(const OpCall& call, const std::string& file) {
   }
   OpAttributes attrs(spec, file);
   std::unique_ptr<Op> op = def->make(call, attrs);
+  if (!op->output_dtype_) op->output_dtype_ = output_dtype_attribute(attrs, default_storage(call.input_dtypes, op->compute_dtype_));
   attrs.finish();
   op->canonical_attributes = attrs.canonical();
   return op;

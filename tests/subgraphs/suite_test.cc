@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "subgraphs/check.h"
 #include "subgraphs/spec_subgraph.h"
@@ -26,6 +27,42 @@ TEST_P(SuiteTest, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(PublicSuite, SuiteTest,
                          ::testing::Values("gemm_1024", "mlp_gelu", "bmm_scores", "conv3x3_relu", "dwconv3x3_relu",
                                            "softmax", "layernorm", "eltwise", "blur3x3", "colsum"));
+
+// The low-precision suite (bench/suite_lowp/*.json): bf16 and f16 subgraphs computed in
+// f32 and stored in their type, and quantized u8 × i8 subgraphs exact in i32 and
+// requantized to u8. Each matches its reference and stores its declared type; the
+// requantized outputs use their range rather than piling up at its ends.
+class LowPrecisionSuiteTest : public ::testing::TestWithParam<std::pair<const char*, DType>> {};
+
+TEST_P(LowPrecisionSuiteTest, MatchesReferenceInItsType) {
+  const auto [name, dtype] = GetParam();
+  const auto sg = load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/bench/suite_lowp/" + name + ".json");
+  EXPECT_EQ(sg->name(), name);
+  ASSERT_EQ(sg->outputs().size(), 1u);
+  EXPECT_EQ(sg->outputs()[0].dtype, dtype);
+  const CheckResult r = check_subgraph(*sg, 1);
+  EXPECT_TRUE(r.passed()) << r.error << r.comparison.describe();
+  EXPECT_GE(r.comparison.worst_index, 0);
+  if (dtype == DType::kU8) {
+    const Tensor out = sg->reference(sg->make_inputs(1))[0];
+    size_t inside = 0;
+    std::set<double> distinct;
+    for (size_t i = 0; i < out.size(); ++i) {
+      inside += out.at(i) > 0 && out.at(i) < 255;
+      distinct.insert(out.at(i));
+    }
+    // (A ReLU before requantizing sends about half of the values to 0.)
+    EXPECT_GT(inside, out.size() / 4) << "the scales do not fit the accumulators";
+    EXPECT_GT(distinct.size(), 100u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(LowPrecision, LowPrecisionSuiteTest,
+                         ::testing::Values(std::make_pair("mlp_gelu_bf16", DType::kBF16),
+                                           std::make_pair("bmm_scores_bf16", DType::kBF16),
+                                           std::make_pair("gemm_u8s8_requant", DType::kU8),
+                                           std::make_pair("conv3x3_u8s8_relu_requant", DType::kU8),
+                                           std::make_pair("layernorm_f16", DType::kF16)));
 
 // Specs whose inputs are not f32: an 8-bit image and half-precision activations. Inputs
 // are seeded over their type's range (u8: whole numbers 0..255; f16: the given range,
