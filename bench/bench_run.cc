@@ -105,7 +105,10 @@ class SubgraphRun {
     bench_.workload_key = sg.key().key;
     bench_.flops = sg.flops();
     bench_.bytes = sg.compulsory_bytes();
-    bench_.roofline_ns = report.roofline.time_ns(bench_.flops, bench_.bytes);
+    // The compute peak of the type the subgraph's (first) input has: bf16 and 8-bit
+    // subgraphs are held to their dot-product instructions.
+    const subgraphs::DType dtype = sg.inputs().empty() ? subgraphs::DType::kF32 : sg.inputs().front().dtype;
+    bench_.roofline_ns = report.roofline.time_ns(bench_.flops, bench_.bytes, dtype);
   }
 
   // Collects, builds and measures every wanted method; returns the rows.
@@ -260,7 +263,7 @@ class SubgraphRun {
   void add_libraries() {
     const auto* spec_sg = dynamic_cast<const subgraphs::SpecSubgraph*>(&sg_);
     const PlanMatch match =
-        spec_sg ? match_library_plan(spec_sg->spec()) : PlanMatch{std::nullopt, "a Generator, not a spec"};
+        spec_sg ? match_library_plan(spec_sg->spec(), spec_sg->outputs().front().dtype) : PlanMatch{std::nullopt, "a Generator, not a spec"};
     if (wanted(options_, "openblas")) libraries_.push_back(openblas_method(match));
     if (wanted(options_, "onednn")) libraries_.push_back(onednn_method(match));
     for (const LibraryMethod& lib : libraries_) {
@@ -272,7 +275,7 @@ class SubgraphRun {
     if (!any_library) return;
     progress_(prefix_ + "preparing inputs and the reference for the libraries");
     data_ = runner_.workload_data(sg_);
-    for (const auto& b : data_->inputs) inputs_.inputs.push_back(static_cast<const float*>(b.data()));
+    for (const auto& b : data_->inputs) inputs_.inputs.push_back(b.data());
     inputs_.output = sg_.outputs().front();
     if (!data_->reference.empty()) inputs_.reference = &data_->reference.front();
   }

@@ -195,6 +195,8 @@ nlohmann::json to_json(const BenchReport& report, const std::string& command_lin
   j["threads"] = report.threads;
   j["machine_params"] = report.machine_params.to_string();
   j["peak_flops"] = report.roofline.peak_flops;
+  j["peak_bf16_flops"] = report.roofline.peak_bf16_flops;
+  j["peak_int8_ops"] = report.roofline.peak_int8_ops;
   j["bandwidth_bytes_per_s"] = report.roofline.bandwidth_bytes;
   j["ratio_convention"] = "method median / ktune median; > 1 means ktune is faster";
   j["rounds"] = report.rounds;

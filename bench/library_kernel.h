@@ -17,8 +17,9 @@ namespace ktune::bench {
 class LibraryKernel {
  public:
   virtual ~LibraryKernel() = default;
-  // One call: `inputs` in spec order (row-major float), `output` row-major, preallocated.
-  virtual void run(const std::vector<const float*>& inputs, float* output) = 0;
+  // One call: `inputs` in spec order (row-major, each of its spec type), `output` row-major
+  // of the subgraph's output type, preallocated.
+  virtual void run(const std::vector<const void*>& inputs, void* output) = 0;
 };
 
 struct LibraryMethod {

@@ -1,6 +1,7 @@
 // match_library_plan: walks the spec's ops in order, recognising a head op (matmul, conv,
 // softmax, layernorm, reduce_sum, or an elementwise op) followed by an optional bias_add and
-// a chain of elementwise ops, each consuming the previous op's output only.
+// a chain of elementwise ops, each consuming the previous op's output only, and an optional
+// final requantize (quantized matmul and conv).
 #include "bench/library_match.h"
 
 #include <algorithm>
@@ -79,15 +80,10 @@ struct Match {
   size_t next = 1;                 // index in spec.ops of the first op not matched yet
 };
 
-// Why `spec` maps onto no library call whatever its ops are (outputs, no ops, input types); empty when it may.
+// Why `spec` maps onto no library call whatever its ops are (outputs, no ops); empty when it may.
 std::string spec_rejection(const subgraphs::Spec& spec) {
   if (spec.outputs.size() != 1) return "several outputs";
   if (spec.ops.empty()) return "no ops";
-  for (const subgraphs::InputSpec& in : spec.inputs) {
-    if (in.info.dtype != subgraphs::DType::kF32) {
-      return "input \"" + in.info.name + "\" is " + subgraphs::to_string(in.info.dtype) + "; the baselines take f32";
-    }
-  }
   return {};
 }
 
@@ -115,14 +111,22 @@ void match_matmul(const subgraphs::OpSpec& head, const SpecInputs& inputs, Match
   match.value_shape = r == 3 ? subgraphs::Shape{plan.batch, plan.m, plan.n} : subgraphs::Shape{plan.m, plan.n};
 }
 
-// A 2-D convolution in NCHW layout, its output size worked out from stride, padding and dilation.
+// NCHW extents of an NHWC shape, and OIHW extents of HWIO weights.
+subgraphs::Shape nchw_of_nhwc(const subgraphs::Shape& s) { return {s[0], s[3], s[1], s[2]}; }
+subgraphs::Shape oihw_of_hwio(const subgraphs::Shape& s) { return {s[3], s[2], s[0], s[1]}; }
+
+// A 2-D convolution, its output size worked out from stride, padding and dilation.
 std::string match_conv(const subgraphs::OpSpec& head, const SpecInputs& inputs, Match& match) {
   auto layout = head.node.find("layout");
-  if (layout != head.node.end() && layout->get<std::string>() != "NCHW") return "conv2d in NHWC layout";
   LibraryPlan& plan = match.plan;
   plan.kind = PlanKind::kConv;
+  plan.conv_nhwc = layout != head.node.end() && layout->get<std::string>() == "NHWC";
   plan.conv_input = inputs.shape(plan.operands[0]);
   plan.conv_weights = inputs.shape(plan.operands[1]);
+  if (plan.conv_nhwc) {
+    plan.conv_input = nchw_of_nhwc(plan.conv_input);
+    plan.conv_weights = oihw_of_hwio(plan.conv_weights);
+  }
   plan.groups = int_attr(head, "groups", 1);
   plan.stride = pair_attr(head, "stride", 1);
   plan.padding = pair_attr(head, "padding", 0);
@@ -132,7 +136,7 @@ std::string match_conv(const subgraphs::OpSpec& head, const SpecInputs& inputs, 
   const int64_t oh = (x[2] + 2 * plan.padding[0] - plan.dilation[0] * (w[2] - 1) - 1) / plan.stride[0] + 1;
   const int64_t ow = (x[3] + 2 * plan.padding[1] - plan.dilation[1] * (w[3] - 1) - 1) / plan.stride[1] + 1;
   plan.conv_output = {x[0], w[0], oh, ow};
-  match.value_shape = plan.conv_output;
+  match.value_shape = plan.conv_nhwc ? subgraphs::Shape{x[0], oh, ow, w[0]} : plan.conv_output;
   return {};
 }
 
@@ -202,7 +206,14 @@ std::string match_head(const subgraphs::OpSpec& head, const SpecInputs& inputs, 
   return "no library routine for " + head.op;
 }
 
-// An optional bias over the channel (conv, axis 1) or the last axis (matmul).
+// The axis of the running value that a bias or per-channel scales run along: a conv's
+// channels, or a matrix product's last axis.
+int64_t channel_axis(const Match& match) {
+  const bool channels_first = match.plan.kind == PlanKind::kConv && !match.plan.conv_nhwc;
+  return channels_first ? 1 : static_cast<int64_t>(match.value_shape.size()) - 1;
+}
+
+// An optional bias over the channel (conv) or the last axis (matmul).
 std::string match_bias(const subgraphs::Spec& spec, const SpecInputs& inputs, Match& match) {
   if (match.next >= spec.ops.size() || spec.ops[match.next].op != "bias_add" ||
       (match.plan.kind != PlanKind::kMatmul && match.plan.kind != PlanKind::kConv)) {
@@ -210,7 +221,7 @@ std::string match_bias(const subgraphs::Spec& spec, const SpecInputs& inputs, Ma
   }
   const subgraphs::OpSpec& op = spec.ops[match.next];
   const int b = op.inputs.size() == 2 && op.inputs[0] == match.value ? inputs.index_of(op.inputs[1]) : -1;
-  const int64_t want_axis = match.plan.kind == PlanKind::kConv ? 1 : static_cast<int64_t>(match.value_shape.size()) - 1;
+  const int64_t want_axis = channel_axis(match);
   if (b < 0 || axis_attr(op, "axis", -1, match.value_shape.size()) != want_axis) {
     return "bias_add that is not a per-channel bias";
   }
@@ -236,10 +247,33 @@ std::optional<EltwiseStep> step_on_value(const subgraphs::OpSpec& op, const Spec
   return step;
 }
 
-// The rest of the ops as elementwise steps, each on the running value.
+// A requantize of the running value (the spec's last op), with one scale or per-channel
+// scales (a spec input along the channel axis).
+std::string match_requantize(const subgraphs::OpSpec& op, const SpecInputs& inputs, Match& match) {
+  LibraryPlan& plan = match.plan;
+  if (plan.kind != PlanKind::kMatmul && plan.kind != PlanKind::kConv) return "requantize after " + plan.summary;
+  if (op.inputs[0] != match.value) return "requantize of another value than the previous result";
+  if (op.inputs.size() == 2) {
+    plan.requant_scales = inputs.index_of(op.inputs[1]);
+    if (plan.requant_scales < 0) return "requantize with computed scales";
+    if (axis_attr(op, "axis", -1, match.value_shape.size()) != channel_axis(match)) {
+      return "requantize with scales along another axis than the channels";
+    }
+  } else if (auto s = op.node.find("scale"); s != op.node.end() && s->is_number()) {
+    plan.requant_scale = s->get<double>();
+  }
+  plan.requant_zero_point = int_attr(op, "zero_point", 0);
+  plan.requantize = true;
+  match.value = op.output;
+  match.names.push_back("requantize");
+  return {};
+}
+
+// The rest of the ops as elementwise steps, each on the running value, and a final requantize.
 std::string match_steps(const subgraphs::Spec& spec, const SpecInputs& inputs, Match& match) {
   for (; match.next < spec.ops.size(); ++match.next) {
     const subgraphs::OpSpec& op = spec.ops[match.next];
+    if (op.op == "requantize" && match.next + 1 == spec.ops.size()) return match_requantize(op, inputs, match);
     std::optional<EltwiseStep> step = step_on_value(op, inputs, match);
     if (!step) return op.op + " (" + op.path + ") is not an elementwise step on the previous result";
     match.plan.steps.push_back(*step);
@@ -284,13 +318,26 @@ float apply_step(const EltwiseStep& step, float v, float operand) {
   return v;
 }
 
-PlanMatch match_library_plan(const subgraphs::Spec& spec) {
+bool LibraryPlan::all_f32() const {
+  return output_dtype == subgraphs::DType::kF32 &&
+         std::all_of(input_dtypes.begin(), input_dtypes.end(), [](subgraphs::DType d) { return d == subgraphs::DType::kF32; });
+}
+
+std::string LibraryPlan::type_summary() const {
+  std::string s;
+  for (int i : operands) s += (s.empty() ? "" : " x ") + subgraphs::to_string(input_dtypes.at(i));
+  return s + " -> " + subgraphs::to_string(output_dtype);
+}
+
+PlanMatch match_library_plan(const subgraphs::Spec& spec, subgraphs::DType output_dtype) {
   PlanMatch out;
   out.reason = spec_rejection(spec);
   if (!out.reason.empty()) return out;
   const SpecInputs inputs(spec);
   const subgraphs::OpSpec& head = spec.ops[0];
   Match match;
+  for (const subgraphs::InputSpec& in : spec.inputs) match.plan.input_dtypes.push_back(in.info.dtype);
+  match.plan.output_dtype = output_dtype;
   match.names = {head.op};
   match.value = head.output;
   out.reason = match_head(head, inputs, match);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "subgraphs/dtype.h"
 #include "subgraphs/spec.h"
 
 namespace ktune::bench {
@@ -51,8 +52,25 @@ struct LibraryPlan {
   int reduce_axis = 0;
   // Elementwise: number of elements.
   int64_t elements = 0;
+  // Conv: the spec's layout (NHWC: input [N, H, W, C], weights [KH, KW, C/groups, OC],
+  // output [N, OH, OW, OC]); the shapes above are NCHW / OIHW either way.
+  bool conv_nhwc = false;
+  // Types: of every spec input (spec order) and of the output.
+  std::vector<subgraphs::DType> input_dtypes;
+  subgraphs::DType output_dtype = subgraphs::DType::kF32;
+  // A final requantize: scale per tensor, or per channel from spec input `requant_scales`,
+  // then the zero point.
+  bool requantize = false;
+  double requant_scale = 1;
+  int requant_scales = -1;
+  int64_t requant_zero_point = 0;
   // "matmul + bias_add + gelu": the ops as matched, for the detail column.
   std::string summary;
+
+  // True when every input and the output are f32.
+  bool all_f32() const;
+  // "u8 x i8 -> u8": the types of the head op's operands and of the output.
+  std::string type_summary() const;
 };
 
 // The plan for `spec`, or the reason it maps onto none of the library calls above (a
@@ -62,7 +80,8 @@ struct PlanMatch {
   std::string reason;  // why not; empty when plan is set
 };
 
-PlanMatch match_library_plan(const subgraphs::Spec& spec);
+// `output_dtype` is the type the subgraph stores its output in (SpecSubgraph::outputs()).
+PlanMatch match_library_plan(const subgraphs::Spec& spec, subgraphs::DType output_dtype);
 
 // Applies one elementwise step to `v` in float, the way the spec's reference defines it
 // (GELU with the tanh approximation). `operand` is the binary operand's value.

@@ -16,7 +16,7 @@ namespace ktune::bench {
 
 // The inputs every method of one subgraph sees and the reference its output must match.
 struct BenchInputs {
-  std::vector<const float*> inputs;     // spec order, row-major, 128-byte aligned
+  std::vector<const void*> inputs;      // spec order, row-major, each of its type, 128-byte aligned
   subgraphs::TensorInfo output;         // the single output's shape
   const subgraphs::Tensor* reference = nullptr;  // its reference values
 };
@@ -24,7 +24,7 @@ struct BenchInputs {
 // Runs `run` once, compares `output` (filled by run) with `reference`, and if it matches
 // times `run` with `protocol`. kWrongResult (with max_error) on a mismatch, kRuntimeError
 // when run throws. Runs in the calling process.
-measure::MeasureResult verify_and_time(const std::function<void()>& run, const std::vector<float>& output,
+measure::MeasureResult verify_and_time(const std::function<void()>& run, const subgraphs::Tensor& output,
                                        const subgraphs::TensorInfo& output_info, const subgraphs::Tensor& reference,
                                        const measure::TimingProtocol& protocol);
 

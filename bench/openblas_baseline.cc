@@ -1,7 +1,7 @@
 // The OpenBLAS baseline: cblas_sgemm for matrix products (a loop of sgemm calls over the
 // batch), cblas_sgemv against a vector of ones for row and column sums. BLAS cannot fuse a
 // bias or an activation, so those run afterwards as a separate C++ pass over the output,
-// split across the same number of threads, which the detail column says.
+// split across the same number of threads, which the detail column says. f32 only.
 #include <cblas.h>
 
 #include <algorithm>
@@ -14,12 +14,21 @@
 namespace ktune::bench {
 namespace {
 
+// The inputs of an f32 plan (openblas_method refuses the others).
+std::vector<const float*> as_floats(const std::vector<const void*>& inputs) {
+  std::vector<const float*> floats;
+  for (const void* p : inputs) floats.push_back(static_cast<const float*>(p));
+  return floats;
+}
+
 class SgemmKernel : public LibraryKernel {
  public:
   SgemmKernel(LibraryPlan plan, int threads) : plan_(std::move(plan)), threads_(std::max(1, threads)) {}
 
-  void run(const std::vector<const float*>& in, float* out) override {
+  void run(const std::vector<const void*>& inputs, void* output) override {
     const LibraryPlan& p = plan_;
+    const std::vector<const float*> in = as_floats(inputs);
+    float* out = static_cast<float*>(output);
     const float* a = in[p.operands[0]];
     const float* b = in[p.operands[1]];
     for (int64_t i = 0; i < p.batch; ++i) {
@@ -57,8 +66,10 @@ class SgemvSumKernel : public LibraryKernel {
  public:
   explicit SgemvSumKernel(LibraryPlan plan) : plan_(std::move(plan)), ones_(plan_.reduce_axis == 0 ? plan_.rows : plan_.cols, 1.0f) {}
 
-  void run(const std::vector<const float*>& in, float* out) override {
+  void run(const std::vector<const void*>& inputs, void* output) override {
     const LibraryPlan& p = plan_;
+    const std::vector<const float*> in = as_floats(inputs);
+    float* out = static_cast<float*>(output);
     // Column sums are m^T . 1, row sums m . 1.
     cblas_sgemv(CblasRowMajor, p.reduce_axis == 0 ? CblasTrans : CblasNoTrans, p.rows, p.cols, 1.0f, in[p.operands[0]],
                 p.cols, ones_.data(), 1, 0.0f, out, 1);
@@ -79,6 +90,11 @@ LibraryMethod openblas_method(const PlanMatch& match) {
     return m;
   }
   const LibraryPlan plan = *match.plan;
+  if (!plan.all_f32()) {
+    // Debian's OpenBLAS is built without its bf16 routines (cblas_sbgemm) and has no int8 GEMM.
+    m.unsupported = "OpenBLAS computes in f32 only (" + plan.type_summary() + ")";
+    return m;
+  }
   if (plan.kind == PlanKind::kMatmul) {
     m.routine = plan.batch > 1 ? "cblas_sgemm x " + std::to_string(plan.batch) + " (batch loop)" : "cblas_sgemm";
     if (plan.bias >= 0 || !plan.steps.empty()) m.routine += "; bias/activation in a separate C++ pass over the output on the same threads (BLAS cannot fuse them)";

@@ -83,6 +83,41 @@ float fma_sse(int64_t iterations, float seed) {
   return lanes[0] + lanes[1] + lanes[2] + lanes[3];
 }
 
+// vdpbf16ps on independent accumulators: each instruction multiplies 32 bf16 pairs and
+// adds them into 16 f32 lanes.
+__attribute__((target("avx512f,avx512bf16"))) float dot_bf16(int64_t iterations, float seed) {
+  __m512 acc[kAccumulators];
+#pragma GCC unroll 32
+  for (int i = 0; i < kAccumulators; ++i) acc[i] = _mm512_set1_ps(seed + i);
+  const __m512bh a = _mm512_cvtne2ps_pbh(_mm512_set1_ps(0.5f), _mm512_set1_ps(0.25f));
+  const __m512bh b = _mm512_cvtne2ps_pbh(_mm512_set1_ps(1e-7f), _mm512_set1_ps(-1e-7f));
+  for (int64_t n = 0; n < iterations; ++n) {
+#pragma GCC unroll 32
+    for (int i = 0; i < kAccumulators; ++i) acc[i] = _mm512_dpbf16_ps(acc[i], a, b);
+  }
+  __m512 sum = acc[0];
+#pragma GCC unroll 32
+  for (int i = 1; i < kAccumulators; ++i) sum = _mm512_add_ps(sum, acc[i]);
+  return _mm512_reduce_add_ps(sum);
+}
+
+// vpdpbusd on independent accumulators: each instruction multiplies 64 u8 × s8 pairs and
+// adds them in groups of four into 16 s32 lanes.
+__attribute__((target("avx512f,avx512vnni"))) float dot_u8s8(int64_t iterations, float seed) {
+  __m512i acc[kAccumulators];
+#pragma GCC unroll 32
+  for (int i = 0; i < kAccumulators; ++i) acc[i] = _mm512_set1_epi32(static_cast<int>(seed) + i);
+  const __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-1);
+  for (int64_t n = 0; n < iterations; ++n) {
+#pragma GCC unroll 32
+    for (int i = 0; i < kAccumulators; ++i) acc[i] = _mm512_dpbusd_epi32(acc[i], a, b);
+  }
+  __m512i sum = acc[0];
+#pragma GCC unroll 32
+  for (int i = 1; i < kAccumulators; ++i) sum = _mm512_add_epi32(sum, acc[i]);
+  return static_cast<float>(_mm512_reduce_add_epi32(sum));
+}
+
 // Runs `body(thread)` on `threads` threads released together; returns the wall seconds. The
 // calling thread runs body(0) itself, so no extra thread competes for a core while the
 // workers run.
@@ -117,10 +152,31 @@ std::unique_ptr<float, FreeDeleter> aligned_floats(int64_t n) {
   return std::unique_ptr<float, FreeDeleter>(static_cast<float*>(std::aligned_alloc(128, bytes)));
 }
 
+// Operations per second of `kernel` (which does `ops_per_iteration` per iteration) on
+// every thread: the fastest of `trials` trials after one warm-up trial.
+double kernel_rate(float (*kernel)(int64_t, float), double ops_per_iteration, int threads, int trials, int64_t iterations) {
+  std::vector<float> sink(threads);
+  double best_seconds = 1e30;
+  for (int trial = 0; trial < trials + 1; ++trial) {
+    const double s = timed_parallel(threads, [&](int t) { sink[t] = kernel(iterations, 1.0f + t); });
+    if (trial > 0) best_seconds = std::min(best_seconds, s);
+  }
+  volatile float keep = sink[0];
+  (void)keep;
+  return ops_per_iteration * threads * static_cast<double>(iterations) / best_seconds;
+}
+
 }  // namespace
 
-double Roofline::time_ns(double flops, double bytes) const {
-  const double compute = peak_flops > 0 ? flops / peak_flops : 0;
+double Roofline::peak_for(subgraphs::DType dtype) const {
+  if (dtype == subgraphs::DType::kBF16 && peak_bf16_flops > 0) return peak_bf16_flops;
+  if ((dtype == subgraphs::DType::kU8 || dtype == subgraphs::DType::kI8) && peak_int8_ops > 0) return peak_int8_ops;
+  return peak_flops;
+}
+
+double Roofline::time_ns(double flops, double bytes, subgraphs::DType dtype) const {
+  const double peak = peak_for(dtype);
+  const double compute = peak > 0 ? flops / peak : 0;
   const double memory = bandwidth_bytes > 0 ? bytes / bandwidth_bytes : 0;
   return std::max(compute, memory) * 1e9;
 }
@@ -129,7 +185,16 @@ std::string Roofline::describe() const {
   char buf[200];
   std::snprintf(buf, sizeof(buf), "peak %.1f GFLOP/s (%d threads, %d-lane FMA), triad %.1f GB/s (3 x %.0f MiB)",
                 peak_flops / 1e9, threads, vector_lanes, bandwidth_bytes / 1e9, triad_bytes / (1024.0 * 1024.0));
-  return buf;
+  std::string text = buf;
+  if (peak_bf16_flops > 0) {
+    std::snprintf(buf, sizeof(buf), ", bf16 dot %.1f GFLOP/s", peak_bf16_flops / 1e9);
+    text += buf;
+  }
+  if (peak_int8_ops > 0) {
+    std::snprintf(buf, sizeof(buf), ", u8 x s8 dot %.1f GOP/s", peak_int8_ops / 1e9);
+    text += buf;
+  }
+  return text;
 }
 
 Roofline measure_roofline(const RooflineOptions& options) {
@@ -150,15 +215,15 @@ Roofline measure_roofline(const RooflineOptions& options) {
     r.vector_lanes = 8;
   }
   const int64_t iterations = std::max<int64_t>(1000, options.fma_iterations);
-  std::vector<float> sink(r.threads);
-  double best_seconds = 1e30;
-  // Trial 0 warms the cores up (frequency, caches) and does not count.
-  for (int trial = 0; trial < trials + 1; ++trial) {
-    const double s = timed_parallel(r.threads, [&](int t) { sink[t] = kernel(iterations, 1.0f + t); });
-    if (trial > 0) best_seconds = std::min(best_seconds, s);
+  // Trial 0 of each kernel warms the cores up (frequency, caches) and does not count.
+  r.peak_flops = kernel_rate(kernel, 2.0 * accumulators * r.vector_lanes, r.threads, trials, iterations);
+  if (__builtin_cpu_supports("avx512bf16")) {
+    r.peak_bf16_flops = kernel_rate(dot_bf16, 2.0 * kAccumulators * 32, r.threads, trials, iterations);
   }
-  const double flops_per_trial = 2.0 * r.threads * static_cast<double>(iterations) * accumulators * r.vector_lanes;
-  r.peak_flops = flops_per_trial / best_seconds;
+  if (__builtin_cpu_supports("avx512vnni")) {
+    r.peak_int8_ops = kernel_rate(dot_u8s8, 2.0 * kAccumulators * 64, r.threads, trials, iterations);
+  }
+  double best_seconds = 1e30;
 
   int64_t n = options.triad_elements;
   if (n <= 0) {
@@ -191,7 +256,7 @@ Roofline measure_roofline(const RooflineOptions& options) {
     if (trial > 0) best_seconds = std::min(best_seconds, s);  // trial 0 warms the pages
   }
   r.bandwidth_bytes = 3.0 * static_cast<double>(r.triad_bytes) / best_seconds;
-  volatile float keep = a.get()[n / 2] + sink[0];
+  volatile float keep = a.get()[n / 2];
   (void)keep;
   return r;
 }

@@ -3,12 +3,14 @@
 
 #include <gtest/gtest.h>
 
-#include "subgraphs/spec.h"
+#include "subgraphs/spec_subgraph.h"
 
 namespace ktune::bench {
 namespace {
 
-PlanMatch match(const std::string& text) { return match_library_plan(subgraphs::parse_spec_text(text, "<test>")); }
+PlanMatch match(const std::string& text) {
+  const subgraphs::SpecSubgraph sg(subgraphs::parse_spec_text(text, "<test>"));
+  return match_library_plan(sg.spec(), sg.outputs().front().dtype); }
 
 TEST(LibraryMatch, MatmulWithBiasAndGelu) {
   const PlanMatch m = match(R"({"name": "mlp", "inputs": [{"name": "x", "shape": [8, 16]}, {"name": "w", "shape": [16, 32]},
@@ -85,6 +87,53 @@ TEST(LibraryMatch, StencilsAndSoftmaxOnOtherAxesAreUnsupportedWithAReason) {
     "ops": [{"op": "softmax", "inputs": ["x"], "output": "y", "axis": 0}], "outputs": ["y"]})");
   EXPECT_FALSE(softmax0.plan);
   EXPECT_NE(softmax0.reason.find("axis"), std::string::npos) << softmax0.reason;
+}
+
+const char* kQuantizedConv = R"({"name": "q", "inputs": [{"name": "x", "shape": [1, 6, 5, 8], "dtype": "u8"},
+  {"name": "w", "shape": [3, 3, 8, 4], "dtype": "i8"}, {"name": "b", "shape": [4], "dtype": "i32", "range": [-100, 100]},
+  {"name": "s", "shape": [4], "range": [0.001, 0.002]}],
+  "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "acc", "layout": "NHWC", "padding": 1},
+          {"op": "bias_add", "inputs": ["acc", "b"], "output": "biased"},
+          {"op": "relu", "inputs": ["biased"], "output": "r"},
+          {"op": "requantize", "inputs": ["r", "s"], "output": "y", "out_dtype": "u8"}], "outputs": ["y"]})";
+
+TEST(LibraryMatch, QuantizedNhwcConvWithBiasReluAndPerChannelRequantize) {
+  const PlanMatch m = match(kQuantizedConv);
+  ASSERT_TRUE(m.plan) << m.reason;
+  EXPECT_EQ(m.plan->kind, PlanKind::kConv);
+  EXPECT_TRUE(m.plan->conv_nhwc);
+  EXPECT_EQ(m.plan->conv_input, (std::vector<int64_t>{1, 8, 6, 5}));    // as NCHW
+  EXPECT_EQ(m.plan->conv_weights, (std::vector<int64_t>{4, 8, 3, 3}));  // as OIHW
+  EXPECT_EQ(m.plan->conv_output, (std::vector<int64_t>{1, 4, 6, 5}));
+  EXPECT_EQ(m.plan->bias, 2);  // along the NHWC channels, the last axis
+  ASSERT_EQ(m.plan->steps.size(), 1u);
+  EXPECT_TRUE(m.plan->requantize);
+  EXPECT_EQ(m.plan->requant_scales, 3);
+  EXPECT_EQ(m.plan->output_dtype, subgraphs::DType::kU8);
+  EXPECT_FALSE(m.plan->all_f32());
+  EXPECT_EQ(m.plan->type_summary(), "u8 x i8 -> u8");
+  EXPECT_EQ(m.plan->summary, "conv2d + bias_add + relu + requantize");
+}
+
+TEST(LibraryMatch, QuantizedMatmulWithOneScaleAndAZeroPoint) {
+  const PlanMatch m = match(R"({"name": "q", "inputs": [{"name": "a", "shape": [4, 8], "dtype": "u8"},
+    {"name": "b", "shape": [8, 16], "dtype": "i8"}],
+    "ops": [{"op": "matmul", "inputs": ["a", "b"], "output": "acc"},
+            {"op": "requantize", "inputs": ["acc"], "output": "y", "scale": 0.01, "zero_point": -3}], "outputs": ["y"]})");
+  ASSERT_TRUE(m.plan) << m.reason;
+  EXPECT_TRUE(m.plan->requantize);
+  EXPECT_EQ(m.plan->requant_scales, -1);
+  EXPECT_DOUBLE_EQ(m.plan->requant_scale, 0.01);
+  EXPECT_EQ(m.plan->requant_zero_point, -3);
+  EXPECT_EQ(m.plan->output_dtype, subgraphs::DType::kI8);
+  // A requantize that is not the last op maps onto no library call.
+  const PlanMatch inner = match(R"({"name": "q", "inputs": [{"name": "a", "shape": [4, 8], "dtype": "u8"},
+    {"name": "b", "shape": [8, 16], "dtype": "i8"}],
+    "ops": [{"op": "matmul", "inputs": ["a", "b"], "output": "acc"},
+            {"op": "requantize", "inputs": ["acc"], "output": "q"}, {"op": "relu", "inputs": ["q"], "output": "y"}],
+    "outputs": ["y"]})");
+  EXPECT_FALSE(inner.plan);
+  EXPECT_NE(inner.reason.find("requantize"), std::string::npos) << inner.reason;
 }
 
 }  // namespace

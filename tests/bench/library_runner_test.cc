@@ -30,7 +30,7 @@ Prepared prepare(const std::string& text) {
   Prepared p;
   p.subgraph = std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "<test>"));
   p.data = measure::prepare_workload(*p.subgraph, 1, 60000);
-  for (const auto& b : p.data->inputs) p.inputs.inputs.push_back(static_cast<const float*>(b.data()));
+  for (const auto& b : p.data->inputs) p.inputs.inputs.push_back(b.data());
   p.inputs.output = p.subgraph->outputs().front();
   p.inputs.reference = &p.data->reference.front();
   return p;
@@ -43,7 +43,7 @@ const char* kMlp = R"({"name": "mlp", "inputs": [{"name": "x", "shape": [16, 24]
 
 TEST(LibraryRunner, OpenblasAndOnednnMatchTheReference) {
   Prepared p = prepare(kMlp);
-  const PlanMatch match = match_library_plan(p.subgraph->spec());
+  const PlanMatch match = match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype);
   for (const LibraryMethod& method : {openblas_method(match), onednn_method(match)}) {
     ASSERT_TRUE(method.unsupported.empty()) << method.method << ": " << method.unsupported;
     const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
@@ -68,22 +68,48 @@ TEST(LibraryRunner, OnednnRunsConvSoftmaxLayernormAndChains) {
               "outputs": ["y"]})",
        }) {
     Prepared p = prepare(text);
-    const LibraryMethod method = onednn_method(match_library_plan(p.subgraph->spec()));
+    const LibraryMethod method = onednn_method(match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype));
     ASSERT_TRUE(method.unsupported.empty()) << p.subgraph->name() << ": " << method.unsupported;
     const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
     EXPECT_TRUE(r.ok()) << p.subgraph->name() << ": " << measure::describe(r);
   }
 }
 
+// Low precision as oneDNN runs it (bf16 in f32, u8 × s8 in s32 with output scales and a
+// zero point), checked against ktune's references; OpenBLAS says it takes f32 only.
+TEST(LibraryRunner, OnednnRunsBf16AndQuantizedSubgraphs) {
+  for (const char* text : {
+           R"({"name": "bf", "inputs": [{"name": "a", "shape": [2, 16, 32], "dtype": "bf16"}, {"name": "b", "shape": [2, 16, 32], "dtype": "bf16"}],
+              "ops": [{"op": "batch_matmul", "inputs": ["a", "b"], "output": "y", "transpose_b": true}], "outputs": ["y"]})",
+           R"({"name": "qm", "inputs": [{"name": "a", "shape": [16, 64], "dtype": "u8"}, {"name": "b", "shape": [64, 32], "dtype": "i8"}],
+              "ops": [{"op": "matmul", "inputs": ["a", "b"], "output": "acc"},
+                      {"op": "requantize", "inputs": ["acc"], "output": "y", "scale": 0.0004, "zero_point": 128, "out_dtype": "u8"}],
+              "outputs": ["y"]})",
+           R"({"name": "qc", "inputs": [{"name": "x", "shape": [1, 6, 5, 16], "dtype": "u8"}, {"name": "w", "shape": [3, 3, 16, 8], "dtype": "i8"},
+              {"name": "b", "shape": [8], "dtype": "i32", "range": [-2000, 2000]}, {"name": "s", "shape": [8], "range": [0.001, 0.003]}],
+              "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "acc", "layout": "NHWC", "padding": 1},
+                      {"op": "bias_add", "inputs": ["acc", "b"], "output": "biased"}, {"op": "relu", "inputs": ["biased"], "output": "r"},
+                      {"op": "requantize", "inputs": ["r", "s"], "output": "y", "out_dtype": "u8"}], "outputs": ["y"]})",
+       }) {
+    Prepared p = prepare(text);
+    const PlanMatch match = match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype);
+    const LibraryMethod onednn = onednn_method(match);
+    ASSERT_TRUE(onednn.unsupported.empty()) << p.subgraph->name() << ": " << onednn.unsupported;
+    const measure::MeasureResult r = run_library_method(onednn, p.inputs, 1, quick(), 60000);
+    EXPECT_TRUE(r.ok()) << p.subgraph->name() << ": " << measure::describe(r);
+    EXPECT_NE(openblas_method(match).unsupported.find("f32 only"), std::string::npos);
+  }
+}
+
 TEST(LibraryRunner, PerturbedOutputIsAWrongResult) {
   Prepared p = prepare(kMlp);
   const subgraphs::Tensor& ref = *p.inputs.reference;
-  std::vector<float> output(ref.size());
-  auto right = [&] { output = ref.floats(); };
+  subgraphs::Tensor output(ref.shape, ref.dtype);
+  auto right = [&] { output = ref; };
   EXPECT_TRUE(verify_and_time(right, output, p.inputs.output, ref, quick()).ok());
   auto perturbed = [&] {
-    output = ref.floats();
-    output[output.size() / 2] += 0.5f;
+    output = ref;
+    output.set(output.size() / 2, output.at(output.size() / 2) + 0.5);
   };
   const measure::MeasureResult r = verify_and_time(perturbed, output, p.inputs.output, ref, quick());
   EXPECT_EQ(r.status, measure::MeasureStatus::kWrongResult);
@@ -93,7 +119,7 @@ TEST(LibraryRunner, PerturbedOutputIsAWrongResult) {
 
 class Crashing : public LibraryKernel {
  public:
-  void run(const std::vector<const float*>&, float*) override { raise(SIGSEGV); }
+  void run(const std::vector<const void*>&, void*) override { raise(SIGSEGV); }
 };
 
 TEST(LibraryRunner, CrashingLibraryIsACrashRow) {

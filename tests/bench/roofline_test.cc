@@ -34,5 +34,33 @@ TEST(Roofline, TimeIsTheLargerBound) {
   EXPECT_DOUBLE_EQ(r.time_ns(1e6, 1e9), 1e8);   // memory bound: 100 ms
 }
 
+TEST(Roofline, LowPrecisionUsesItsDotProductPeakWhereMeasured) {
+  Roofline r;
+  r.peak_flops = 100e9;
+  r.bandwidth_bytes = 10e9;
+  EXPECT_DOUBLE_EQ(r.time_ns(1e9, 1e6, subgraphs::DType::kBF16), 1e7);  // no bf16 peak: the f32 one
+  r.peak_bf16_flops = 200e9;
+  r.peak_int8_ops = 400e9;
+  EXPECT_DOUBLE_EQ(r.time_ns(1e9, 1e6, subgraphs::DType::kBF16), 5e6);
+  EXPECT_DOUBLE_EQ(r.time_ns(1e9, 1e6, subgraphs::DType::kU8), 2.5e6);
+  EXPECT_DOUBLE_EQ(r.time_ns(1e9, 1e6, subgraphs::DType::kI8), 2.5e6);
+  EXPECT_DOUBLE_EQ(r.time_ns(1e9, 1e6, subgraphs::DType::kF16), 1e7);  // f16 computes in f32
+  EXPECT_NE(r.describe().find("bf16 dot 200.0 GFLOP/s"), std::string::npos) << r.describe();
+}
+
+TEST(Roofline, DotProductPeaksAreMeasuredWhereTheCpuHasThem) {
+  RooflineOptions options;
+  options.threads = 1;
+  options.trials = 1;
+  options.triad_elements = 1 << 20;
+  options.fma_iterations = 200000;
+  const Roofline r = measure_roofline(options);
+  __builtin_cpu_init();
+  EXPECT_EQ(r.peak_bf16_flops > 0, __builtin_cpu_supports("avx512bf16") != 0);
+  EXPECT_EQ(r.peak_int8_ops > 0, __builtin_cpu_supports("avx512vnni") != 0);
+  // Where both exist, a u8 dot product does twice the work of a bf16 one per instruction.
+  if (r.peak_int8_ops > 0 && r.peak_bf16_flops > 0) EXPECT_GT(r.peak_int8_ops, r.peak_bf16_flops);
+}
+
 }  // namespace
 }  // namespace ktune::bench
