@@ -24,7 +24,7 @@ namespace ktune::cost_model {
 // it and a model of another version is refused.
 // 2: the gpu group; 3: bytes per element of each buffer's type; 4: rfactor placements and
 // input packs (pipeline group), packed inputs' strides.
-inline constexpr int kFeatureVersion = 4;
+inline constexpr int kFeatureVersion = 5;
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h
@@ -32,7 +32,7 @@ struct FeatureInputs;  // cost_model/internal/feature_inputs.h
 
 // The whole schedule.
 struct PipelineFeatures {
-  static constexpr int kCount = 14;
+  static constexpr int kCount = 16;
   float funcs = 0;             // Funcs in the pipeline
   float stages_run = 0;        // stages that run as loops (stages of inlined Funcs do not)
   float inlined_funcs = 0;     // Funcs computed inline
@@ -41,6 +41,8 @@ struct PipelineFeatures {
   float rfactor_stages = 0;    // stages split with rfactor
   float rfactor_at_func = 0;   // of which with the partial results made beside the Func
   float rfactor_pure_vector = 0;  // of which streaming rows into vectors of partial results
+  float vector_reduce_stages = 0;  // stages summing 2 or 4 products per lane in one instruction
+  float vector_reduce_factor = 0;  // the largest such piece (2 or 4); 0 when none
   float packed_inputs = 0;     // inputs read through a packed copy
   float packed_bytes = 0;      // bytes the packs copy
   float points_computed = 0;   // iterations of every running stage times its realizations

@@ -241,6 +241,12 @@ class Applier {
       body_ << "  " << label << ".parallel(" << ident(fused) << ");\n";
     }
     apply_gpu(f, s, fs.func, label, st, rvar);
+    if (!st.vector_reduce.empty()) {
+      // Innermost, inside the vectorized pure loop: each lane of the pure vector sums the
+      // reduction piece's products in one dot-product instruction.
+      s.atomic().vectorize(loop_var(st.vector_reduce, true));
+      body_ << "  " << label << ".atomic().vectorize(" << ident(st.vector_reduce) << ");\n";
+    }
     if (!st.vectorize.empty()) {
       s.vectorize(loop_var(st.vectorize, rvar(st.vectorize)));
       body_ << "  " << label << ".vectorize(" << ident(st.vectorize) << ");\n";

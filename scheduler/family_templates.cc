@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "scheduler/input_pack.h"
+#include "scheduler/vector_reduce.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -146,6 +147,15 @@ StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& 
   st.order.insert(st.order.end(), reduction_outer.begin(), reduction_outer.end());
   for (size_t i = 2; stage.pure_loop(i); ++i) st.order.push_back(stage.pure_loop(i)->name);
   return st;
+}
+
+void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target, StageSchedule& st) {
+  const int64_t factor = dot_product_factor(func, stage, target);
+  if (factor == 0 || st.vectorize.empty()) return;
+  std::string error;
+  const std::optional<LoopNest> nest = build_loop_nest(stage, st, &error);
+  StageSchedule with = st;
+  if (nest && nest->position(st.vectorize) == 0 && add_vector_reduce(with, *nest, factor)) st = with;
 }
 
 TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {

@@ -37,6 +37,10 @@ StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInf
 // that it does (a row of B, or a row of K, which a pack makes contiguous).
 bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage);
 StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target);
+// Where the target has a dot-product instruction for the stage's operands (VNNI for 8-bit
+// ones), the innermost reduction piece of `st` vectorized inside its pure vector
+// (vector_reduce.h); `st` unchanged otherwise.
+void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target, StageSchedule& st);
 // The tiling of the Func that reads a matmul accumulator pointwise: tiles of 16 vectors by
 // 32 rows, the accumulator computed per tile (at "x_o").
 TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);

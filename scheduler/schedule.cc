@@ -257,7 +257,8 @@ bool GpuMapping::operator==(const GpuMapping& o) const {
 }
 bool StageSchedule::operator==(const StageSchedule& o) const {
   return stage == o.stage && splits == o.splits && order == o.order && parallel == o.parallel &&
-         vectorize == o.vectorize && unroll == o.unroll && rfactor == o.rfactor && gpu == o.gpu;
+         vectorize == o.vectorize && vector_reduce == o.vector_reduce && unroll == o.unroll && rfactor == o.rfactor &&
+         gpu == o.gpu;
 }
 bool FuncSchedule::operator==(const FuncSchedule& o) const {
   return func == o.func && compute == o.compute && stages == o.stages;
@@ -298,6 +299,7 @@ json Schedule::to_json() const {
       if (!s.order.empty()) sj["order"] = strings(s.order);
       if (!s.parallel.empty()) sj["parallel"] = strings(s.parallel);
       if (!s.vectorize.empty()) sj["vectorize"] = s.vectorize;
+      if (!s.vector_reduce.empty()) sj["vector_reduce"] = s.vector_reduce;
       if (!s.unroll.empty()) sj["unroll"] = strings(s.unroll);
       if (s.rfactor) {
         ordered r;
@@ -352,7 +354,8 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
       for (size_t k = 0; k < stages.size(); ++k) {
         const std::string sp = fp + ".stages[" + std::to_string(k) + "]";
         const json& sj = stages[k];
-        check_keys(sj, {"stage", "splits", "order", "parallel", "vectorize", "unroll", "rfactor", "gpu"}, where, sp);
+        check_keys(sj, {"stage", "splits", "order", "parallel", "vectorize", "vector_reduce", "unroll", "rfactor", "gpu"},
+                   where, sp);
         StageSchedule st;
         st.stage = static_cast<int>(int_field(sj, "stage", where, sp));
         if (st.stage < 0) fail(where, sp + ".stage", "expected a stage index >= 0");
@@ -360,6 +363,7 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
         st.order = string_list(sj, "order", where, sp);
         st.parallel = string_list(sj, "parallel", where, sp);
         st.vectorize = string_field(sj, "vectorize", where, sp, false);
+        st.vector_reduce = string_field(sj, "vector_reduce", where, sp, false);
         st.unroll = string_list(sj, "unroll", where, sp);
         if (sj.contains("rfactor")) {
           const json& r = sj["rfactor"];

@@ -96,6 +96,11 @@ struct StageSchedule {
   std::vector<std::string> order;       // every loop after splits, innermost first; empty keeps Halide's order
   std::vector<std::string> parallel;    // adjacent outermost loops, outermost first, fused into one parallel loop; empty = serial
   std::string vectorize;                // loop vectorized across its whole extent (the vector width); empty = none
+  // Update stages on a CPU: a reduction piece of 2 or 4 iterations, innermost, vectorized
+  // with atomic() inside the vectorized pure loop, so each vector lane sums 2 or 4 products
+  // in one instruction (Halide's dot products: vpdpbusd for u8 × i8, vdpbf16ps for bf16,
+  // vpmaddwd for i16). Empty = none.
+  std::string vector_reduce;
   std::vector<std::string> unroll;      // loops fully unrolled
   std::optional<RFactor> rfactor;       // update stages only
   GpuMapping gpu;                       // CUDA targets only

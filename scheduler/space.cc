@@ -389,7 +389,11 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
   const TargetInfo& t = analysis_.target;
   if (sa.stage == 0 || (rng && !rng->chance(0.3))) return std::nullopt;
   const bool at_consumer = compute.kind == ComputeLocation::Kind::kAt;
-  if (at_consumer && is_matmul_update(fa, sa)) return matmul_update_stage(sa, t);
+  if (at_consumer && is_matmul_update(fa, sa)) {
+    StageSchedule st = matmul_update_stage(sa, t);
+    add_dot_products(fa, sa, t, st);
+    return st;
+  }
   if (at_consumer && is_conv_update(fa, sa)) return conv_update_stage(sa, t);
   if (at_consumer && is_row_reduction(fa, sa, t)) return row_reduction_stage(sa, t);
   if (!at_consumer && is_column_reduction(fa, sa, t)) return column_reduction_stage(sa, t);

@@ -17,6 +17,8 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
   f.rfactor_stages = static_cast<float>(in.model.rfactor_stages);
   f.rfactor_at_func = static_cast<float>(in.model.rfactor_at_func);
   f.rfactor_pure_vector = static_cast<float>(in.model.rfactor_pure_vector);
+  f.vector_reduce_stages = static_cast<float>(in.model.vector_reduce_stages);
+  f.vector_reduce_factor = static_cast<float>(in.model.vector_reduce_factor);
   f.packed_inputs = static_cast<float>(in.model.storage_orders.size());
   f.packed_bytes = static_cast<float>(in.model.packed_bytes);
   double computed = 0;
@@ -32,13 +34,15 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
 
 std::vector<std::string> PipelineFeatures::names() {
   return {"funcs",           "stages_run",          "inlined_funcs",   "compute_at_funcs", "root_funcs",
-          "rfactor_stages",  "rfactor_at_func",     "rfactor_pure_vector", "packed_inputs", "packed_bytes",
+          "rfactor_stages",  "rfactor_at_func",     "rfactor_pure_vector", "vector_reduce_stages",
+          "vector_reduce_factor", "packed_inputs", "packed_bytes",
           "points_computed", "points_ideal",        "recompute_ratio", "compulsory_bytes"};
 }
 
 void PipelineFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {funcs, stages_run, inlined_funcs, compute_at_funcs, root_funcs, rfactor_stages,
-                         rfactor_at_func, rfactor_pure_vector, packed_inputs, packed_bytes, points_computed,
+                         rfactor_at_func, rfactor_pure_vector, vector_reduce_stages, vector_reduce_factor,
+                         packed_inputs, packed_bytes, points_computed,
                          points_ideal, recompute_ratio, compulsory_bytes});
 }
 

@@ -96,6 +96,17 @@ void build_loops(const scheduler::StageAnalysis& sa, const StageFacts& st, const
   }
 }
 
+// Counts a stage with a vectorized reduction piece (StageSchedule::vector_reduce) and widens
+// its vectors by the piece's iterations.
+void add_vector_reduce(const scheduler::StageSchedule& ss, StageModel& sm, ScheduleModel& model) {
+  ++model.vector_reduce_stages;
+  for (const LoopModel& l : sm.loops) {
+    if (l.name != ss.vector_reduce) continue;
+    sm.vector_width *= l.extent;
+    model.vector_reduce_factor = std::max<int>(model.vector_reduce_factor, static_cast<int>(l.extent));
+  }
+}
+
 // A producer computed in a tile group (at a loop of a host that does not read it, beside
 // the Funcs that do): one realization covers what those readers, computed at the same host,
 // read of it in one realization each, so its region is at most the largest of those.
@@ -250,6 +261,9 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
       if (sm.vector_width > 1 && ss && ss->rfactor && ss->rfactor->pure_vector) {
         sm.vector_width = ss->rfactor->pure_vector;
       }
+      // A vectorized reduction piece multiplies the lanes: each pure lane sums its products
+      // in one dot-product instruction.
+      if (ss && !ss->vector_reduce.empty()) add_vector_reduce(*ss, sm, model);
       collect_accesses(facts, inlined, model.storage_orders, cache, sm);
       add_footprints(cache, sm);
       reuse_producer_buffers(analysis, sched, sm);

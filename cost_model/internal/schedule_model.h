@@ -97,6 +97,8 @@ struct ScheduleModel {
   int rfactor_stages = 0;          // stages split with rfactor
   int rfactor_at_func = 0;         // of which with the intermediate beside the Func (at_func)
   int rfactor_pure_vector = 0;     // of which streaming rows into vectors of partial results
+  int vector_reduce_stages = 0;    // stages with a vectorized reduction piece (dot products)
+  int vector_reduce_factor = 0;    // the largest such piece (2 or 4); 0 when none
   // Packed inputs: buffer index -> its dimensions in the pack's storage order, innermost
   // first (reads of a packed input step through the copy).
   std::map<int, std::vector<int>> storage_orders;

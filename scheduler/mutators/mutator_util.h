@@ -60,7 +60,7 @@ inline void drop_empty_stages(FuncSchedule& f) {
   std::vector<StageSchedule> kept;
   for (const StageSchedule& st : f.stages) {
     if (!st.splits.empty() || !st.order.empty() || !st.parallel.empty() || !st.vectorize.empty() ||
-        !st.unroll.empty() || st.rfactor || !st.gpu.empty()) {
+        !st.vector_reduce.empty() || !st.unroll.empty() || st.rfactor || !st.gpu.empty()) {
       kept.push_back(st);
     }
   }

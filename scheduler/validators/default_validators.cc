@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Validator>> default_validators() {
   v.push_back(make_vector_width_validator());
   v.push_back(make_dependence_validator());
   v.push_back(make_rfactor_validator());
+  v.push_back(make_vector_reduce_validator());
   v.push_back(make_pack_validator());
   v.push_back(make_unroll_validator());
   v.push_back(make_inline_expansion_validator());

@@ -106,7 +106,11 @@ class StructureValidator : public Validator {
           if (p < 0) return where + "vectorized loop \"" + st.vectorize + "\" does not exist";
           // After a CPU rfactor the vectorized pure loop is moved inside the loop over u.
           const bool cpu_rfactor = st.rfactor && !st.rfactor->on_gpu();
-          if (p != 0 && !cpu_rfactor) return where + "the vectorized loop \"" + st.vectorize + "\" must be innermost";
+          // A vectorized reduction piece (vector_reduce) sits inside it.
+          const bool reduce_inside = !st.vector_reduce.empty() && nest->position(st.vector_reduce) == 0 && p == 1;
+          if (p != 0 && !cpu_rfactor && !reduce_inside) {
+            return where + "the vectorized loop \"" + st.vectorize + "\" must be innermost";
+          }
           for (const std::string& par : st.parallel) {
             if (par == st.vectorize) return where + "a loop cannot be both parallel and vectorized";
           }

@@ -33,6 +33,7 @@ std::unique_ptr<Validator> make_target_validator();            // GPU mappings o
 std::unique_ptr<Validator> make_gpu_mapping_validator();       // CUDA: kernels map blocks and threads
 std::unique_ptr<Validator> make_gpu_limits_validator();        // CUDA: threads, shared memory, registers
 std::unique_ptr<Validator> make_pack_validator();             // input packs: permutations at legal locations
+std::unique_ptr<Validator> make_vector_reduce_validator();    // dot-product reductions: associative, 2 or 4, innermost
 
 // Every validator, structure first (the others assume it passed).
 std::vector<std::unique_ptr<Validator>> default_validators();

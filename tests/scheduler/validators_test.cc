@@ -256,6 +256,39 @@ TEST_F(ValidatorsTest, RFactorPlacementsNeedTheirConditions) {
   EXPECT_THAT(reason(g), HasSubstr("rfactor.pure_vector needs u parallel"));
 }
 
+// vector_reduce: a reduction piece of 2 or 4, innermost, inside the vectorized pure loop
+// of an associative update, without an rfactor.
+TEST_F(ValidatorsTest, VectorReduceOnlyWhereHalideMakesDotProducts) {
+  StageSchedule st;
+  st.stage = 1;
+  st.splits = {{"x", "x_o", "x_i", 16}, {"k$x", "k_x_vo", "k_x_vr", 4}};
+  st.order = {"k_x_vr", "x_i", "k_x_vo", "x_o", "y"};
+  st.vectorize = "x_i";
+  st.vector_reduce = "k_x_vr";
+  EXPECT_EQ(reason(with_update(st)), "");
+  StageSchedule wide = st;
+  wide.splits[1].factor = 8;
+  EXPECT_THAT(reason(with_update(wide)), HasSubstr("vector_reduce \"k_x_vr\" has 8 iterations (2 or 4)"));
+  StageSchedule outside = st;
+  outside.order = {"x_i", "k_x_vr", "k_x_vo", "x_o", "y"};
+  EXPECT_THAT(reason(with_update(outside)), HasSubstr("is not the innermost loop"));
+  StageSchedule unvectorized = st;
+  unvectorized.vectorize.clear();
+  EXPECT_THAT(reason(with_update(unvectorized)), HasSubstr("needs the stage's vectorized pure loop right outside it"));
+  StageSchedule outer_piece = st;
+  outer_piece.vector_reduce = "k_x_vo";
+  EXPECT_THAT(reason(with_update(outer_piece)), HasSubstr("the vectorized loop \"x_i\" must be innermost"));
+  StageSchedule factored = st;
+  factored.rfactor = RFactor{"k_x_vo", false};
+  EXPECT_THAT(reason(with_update(factored)), HasSubstr("rfactor"));
+  Schedule on_init = space_->naive();
+  StageSchedule init;
+  init.stage = 0;
+  init.vector_reduce = "x";
+  on_init.find("C_acc")->stages = {init};
+  EXPECT_THAT(reason(on_init), HasSubstr("on a pure definition"));
+}
+
 TEST_F(ValidatorsTest, PacksNameAnInputPermuteItAndSitWhereItsHostAllows) {
   Schedule s = space_->naive();
   InputPack pack;
