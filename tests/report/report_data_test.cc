@@ -150,8 +150,11 @@ TEST_F(ReportDataTest, FiltersThatMatchNothingNameTheFlag) {
 TEST(ReportDataEmpty, AnEmptyDatabaseGivesNoPairs) {
   const std::string path = ::testing::TempDir() + "/report_empty_" + std::to_string(::getpid()) + ".db";
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
-  auto db = tuning_db::testing::open_db(path);
-  EXPECT_TRUE(collect_report(db, {}).pairs.empty());
+  {
+    auto db = tuning_db::testing::open_db(path);
+    EXPECT_TRUE(collect_report(db, {}).pairs.empty());
+  }
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
 }
 
 }  // namespace

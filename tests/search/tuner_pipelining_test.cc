@@ -85,6 +85,7 @@ TEST(TunerPipelining, TwoRoundsInFlightMeasureEachScheduleOnceWithinTheTrialBudg
   EXPECT_EQ(stats.rows.measurements, 18);
   EXPECT_EQ(stats.rows.schedules, 18) << "no schedule was measured twice";
   for (const TaskSummary& t : summary.tasks) EXPECT_GT(t.ok_this_run, 0) << t.name;
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
 }
 
 }  // namespace

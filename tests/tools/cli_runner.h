@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace ktune::testing {
@@ -37,10 +38,35 @@ inline CliResult run_ktune(const std::string& args) {
   return run_command(std::string(KTUNE_EXE) + " " + args + " 2>&1");
 }
 
-// A path in the test's temporary directory that no other test process uses: ctest runs
-// the tests of one file in parallel processes, so fixed names would race.
+// The prefix of this process's scratch paths in the test's temporary directory.
+inline std::string scratch_prefix() { return "ktune_" + std::to_string(::getpid()) + "_"; }
+
+// Removes, when the test process exits, every file in the temporary directory that starts
+// with its scratch prefix: the scratch paths and what was written beside them (a
+// database's -wal and -shm files, logs, pages), so that test runs do not pile files up.
+// Forked children leave with _exit, and only the process that made it removes anything.
+class ScratchFiles {
+ public:
+  static void keep_tidy() { static ScratchFiles files; }
+  ~ScratchFiles() {
+    if (::getpid() != owner_) return;
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(::testing::TempDir(), ignored)) {
+      if (entry.path().filename().string().rfind(scratch_prefix(), 0) == 0) std::filesystem::remove_all(entry.path(), ignored);
+    }
+  }
+
+ private:
+  ScratchFiles() : owner_(::getpid()) {}
+  pid_t owner_;
+};
+
+// A path in the test's temporary directory that no other test process uses (ctest runs
+// the tests of one file in parallel processes, so fixed names would race), removed with
+// everything that starts with it when the process exits.
 inline std::string scratch_path(const std::string& name) {
-  return ::testing::TempDir() + "/ktune_" + std::to_string(::getpid()) + "_" + name;
+  ScratchFiles::keep_tidy();
+  return ::testing::TempDir() + "/" + scratch_prefix() + name;
 }
 
 }  // namespace ktune::testing

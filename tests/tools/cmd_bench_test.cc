@@ -33,7 +33,7 @@ const char* kQuickBench = " --threads 2 --rounds 2 --min-repeats 3 --repeat-min-
 class CmdBench : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    db_ = ::testing::TempDir() + "/bench_" + std::to_string(getpid()) + ".db";
+    db_ = testing::scratch_path("bench.db");
     for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db_ + suffix).c_str());
     // Only tiny_matmul is tuned: tiny_softmax shows the "not tuned" row.
     const auto tuned = run_ktune("tune " + data("tiny_matmul.json") + " --db " + db_ +
@@ -131,7 +131,7 @@ TEST_F(CmdBench, MarkdownHasTheTableAndTheCommandLine) {
 
 // Needs no tuned database: these fail before measuring anything.
 TEST(CmdBenchUsage, BadInputIsAUsageError) {
-  const std::string db = ::testing::TempDir() + "/bench_usage_" + std::to_string(getpid()) + ".db";
+  const std::string db = testing::scratch_path("bench_usage.db");
   EXPECT_EQ(run_ktune("bench " + data("tiny_matmul.json")).exit_code, 2);  // no --db
   const auto bad = run_ktune("bench " + data("tiny_matmul.json") + " --db " + db + " --methods ktune,Halide2030");
   EXPECT_EQ(bad.exit_code, 2);

@@ -24,7 +24,7 @@ class CmdQuery : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     // One database per process: ctest runs each test of this suite in its own process, in parallel.
-    db_ = ::testing::TempDir() + "/query_" + std::to_string(getpid()) + ".db";
+    db_ = testing::scratch_path("query.db");
     for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db_ + suffix).c_str());
     const auto r = run_ktune("tune " + data("tiny_softmax.json") + " --db " + db_ +
                              " --trials 4 --batch 4 --population 16 --generations 1 --repeat-min-ms 5 --min-repeats 3 2>&1");
