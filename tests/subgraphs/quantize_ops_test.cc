@@ -4,19 +4,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "common/error.h"
 #include "subgraphs/check.h"
 #include "subgraphs/spec_subgraph.h"
+#include "tests/subgraphs/spec_text.h"
 
 namespace ktune::subgraphs {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-std::string spec_text(const std::string& inputs, const std::string& ops) {
-  return R"({"name": "t", "inputs": [)" + inputs + R"(], "ops": [)" + ops + R"(], "outputs": ["out"]})";
-}
+using testing::spec_text;
+using testing::user_error_of;
 
 std::vector<double> values_of(const Tensor& t) {
   std::vector<double> v;
@@ -34,15 +32,6 @@ void expect_kernel_matches(const SpecSubgraph& sg) {
   const CheckResult r = check_subgraph(sg, 5);
   EXPECT_TRUE(r.passed()) << r.error << r.comparison.describe();
   EXPECT_GE(r.comparison.worst_index, 0);
-}
-
-std::string user_error_of(const std::string& text) {
-  try {
-    SpecSubgraph sg(parse_spec_text(text, "t.json"));
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(Requantize, RoundsHalfToEvenAddsTheZeroPointAndSaturates) {

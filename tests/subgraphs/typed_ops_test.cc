@@ -5,18 +5,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "common/error.h"
 #include "subgraphs/check.h"
 #include "subgraphs/spec_subgraph.h"
+#include "tests/subgraphs/spec_text.h"
 
 namespace ktune::subgraphs {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string spec_text(const std::string& inputs, const std::string& ops, const std::string& output = "out") {
-  return R"({"name": "t", "inputs": [)" + inputs + R"(], "ops": [)" + ops + R"(], "outputs": [")" + output + R"("]})";
-}
+using testing::spec_text;
+using testing::user_error_of;
 
 // Checks the spec against its reference and returns its one output's description.
 TensorInfo expect_matches_reference(const std::string& text) {
@@ -26,15 +24,6 @@ TensorInfo expect_matches_reference(const std::string& text) {
   EXPECT_TRUE(r.comparison.passed()) << r.comparison.describe() << "\n" << text;
   EXPECT_GE(r.comparison.worst_index, 0) << text;
   return sg.outputs().front();
-}
-
-std::string user_error_of(const std::string& text) {
-  try {
-    SpecSubgraph sg(parse_spec_text(text, "t.json"));
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(TypedOps, EightBitMatmulAccumulatesExactlyInI32) {
