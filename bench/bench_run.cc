@@ -105,10 +105,7 @@ class SubgraphRun {
     bench_.workload_key = sg.key().key;
     bench_.flops = sg.flops();
     bench_.bytes = sg.compulsory_bytes();
-    // The compute peak of the type the subgraph's (first) input has: bf16 and 8-bit
-    // subgraphs are held to their dot-product instructions.
-    const subgraphs::DType dtype = sg.inputs().empty() ? subgraphs::DType::kF32 : sg.inputs().front().dtype;
-    bench_.roofline_ns = report.roofline.time_ns(bench_.flops, bench_.bytes, dtype);
+    bench_.roofline_ns = subgraph_roofline_ns(report.roofline, sg);
   }
 
   // Collects, builds and measures every wanted method; returns the rows.

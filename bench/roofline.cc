@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "subgraphs/subgraph.h"
+
 
 namespace ktune::bench {
 namespace {
@@ -179,6 +181,11 @@ double Roofline::time_ns(double flops, double bytes, subgraphs::DType dtype) con
   const double compute = peak > 0 ? flops / peak : 0;
   const double memory = bandwidth_bytes > 0 ? bytes / bandwidth_bytes : 0;
   return std::max(compute, memory) * 1e9;
+}
+
+double subgraph_roofline_ns(const Roofline& roofline, const subgraphs::Subgraph& sg) {
+  const subgraphs::DType dtype = sg.inputs().empty() ? subgraphs::DType::kF32 : sg.inputs().front().dtype;
+  return roofline.time_ns(sg.flops(), sg.compulsory_bytes(), dtype);
 }
 
 std::string Roofline::describe() const {

@@ -16,6 +16,10 @@
 
 #include "subgraphs/dtype.h"
 
+namespace ktune::subgraphs {
+class Subgraph;
+}
+
 namespace ktune::bench {
 
 struct RooflineOptions {
@@ -48,6 +52,11 @@ struct Roofline {
   // "peak 304 GFLOP/s (2 threads, 16 lanes), triad 30.5 GB/s (3 x 256 MiB)".
   std::string describe() const;
 };
+
+// The roofline time of one run of `sg` in nanoseconds: its FLOPs against the peak of the
+// type its (first) input has (bf16 and 8-bit subgraphs are held to their dot-product
+// instructions), its compulsory bytes against the bandwidth.
+double subgraph_roofline_ns(const Roofline& roofline, const subgraphs::Subgraph& sg);
 
 // Runs both microbenchmarks (a few seconds). Always positive and finite results.
 Roofline measure_roofline(const RooflineOptions& options);

@@ -3,18 +3,58 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/error.h"
+
 namespace ktune::search {
+namespace {
+
+// Rounds back over which the recent improvement of `t` is measured.
+size_t window_of(const TaskProgress& t, int window) {
+  return std::min<size_t>(static_cast<size_t>(window), t.best_ns.size() - 1);
+}
+
+bool has_best(const TaskProgress& t) { return !t.best_ns.empty() && std::isfinite(t.best_ns.back()); }
+
+}  // namespace
+
+TaskRule parse_task_rule(const std::string& text, const std::string& what) {
+  if (text == "gap") return TaskRule::kRooflineGap;
+  if (text == "time") return TaskRule::kWeightedTime;
+  throw UserError(what + ": expected gap or time, got '" + text + "'");
+}
+
+double TaskScheduler::roofline_gap(const TaskProgress& t) const {
+  if (t.roofline_ns <= 0 || !has_best(t) || t.best_ns.back() <= 0) return 1.0;
+  return std::clamp(1.0 - t.roofline_ns / t.best_ns.back(), params_.min_gap, 1.0);
+}
+
+// Gain in log time: the recent fall of log(best) per round, or a share of the roofline gap
+// that shrinks as the subgraph gets more rounds.
+double TaskScheduler::relative_gain(const TaskProgress& t) const {
+  const double best = t.best_ns.back();
+  const size_t w = window_of(t, params_.window);
+  const double earlier = t.best_ns[t.best_ns.size() - 1 - w];
+  double backward = 0;
+  if (w > 0 && std::isfinite(earlier) && best > 0) backward = std::log(earlier / best) / static_cast<double>(w);
+  const double forward = params_.optimism * roofline_gap(t) / std::sqrt(static_cast<double>(t.rounds) + 1.0);
+  return std::max(backward, forward);
+}
+
+// Gain in nanoseconds: the recent fall of the best time per round, or a share of the best
+// time that shrinks as the subgraph gets more rounds.
+double TaskScheduler::time_gain(const TaskProgress& t) const {
+  const double best = t.best_ns.back();
+  const size_t w = window_of(t, params_.window);
+  const double earlier = t.best_ns[t.best_ns.size() - 1 - w];
+  double backward = 0;
+  if (w > 0 && std::isfinite(earlier)) backward = (earlier - best) / static_cast<double>(w);
+  const double forward = params_.optimism * best / std::sqrt(static_cast<double>(t.rounds) + 1.0);
+  return std::max(backward, forward);
+}
 
 double TaskScheduler::expected_gain(const TaskProgress& t) const {
-  if (t.best_ns.empty() || !std::isfinite(t.best_ns.back())) return 0;
-  const double best = t.best_ns.back();
-  const size_t n = t.best_ns.size();
-  const size_t w = std::min<size_t>(static_cast<size_t>(params_.window), n - 1);
-  double backward = 0;
-  if (w > 0 && std::isfinite(t.best_ns[n - 1 - w])) backward = (t.best_ns[n - 1 - w] - best) / static_cast<double>(w);
-  // Optimistic: gains shrink as a subgraph gets more rounds.
-  const double forward = params_.optimism * best / std::sqrt(static_cast<double>(t.rounds) + 1.0);
-  return t.weight * std::max(backward, forward);
+  if (!has_best(t)) return 0;
+  return t.weight * (params_.rule == TaskRule::kRooflineGap ? relative_gain(t) : time_gain(t));
 }
 
 size_t TaskScheduler::next(const std::vector<TaskProgress>& tasks) const {

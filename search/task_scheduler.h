@@ -1,11 +1,18 @@
 // TaskScheduler: splits one tuning budget across many subgraphs. After every subgraph has
-// had a round, the next round goes where weight x expected improvement is largest (the
-// gradient rule of Ansor's task scheduler: the recent rate at which the best time fell,
-// with an optimistic term so that no estimate is ever zero), with a minimum share so that
-// no subgraph starves.
+// had a round, the next round goes where the weighted expected gain of one more round is
+// largest, with a minimum share so that no subgraph starves. Two rules estimate the gain:
+//   gap (the default): the gain is relative (the fall of log time, so that every subgraph's
+//   speed counts alike, as in a geometric mean) and its optimistic term is a share of the
+//   gap left between the best time and the subgraph's roofline time: a subgraph at 50% of
+//   its roofline gets rounds before one at 95%;
+//   time: the gain is in nanoseconds (the gradient rule of Ansor's task scheduler), so the
+//   longest kernels get the most rounds: what minimizes the total time of a model.
+// Both take the recent rate at which the best time fell, or the optimistic term where that
+// is larger, so that no estimate is ever zero.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace ktune::search {
@@ -15,11 +22,21 @@ struct TaskProgress {
   double weight = 1.0;              // how often it runs in the user's model
   int rounds = 0;                   // rounds of measurements so far
   std::vector<double> best_ns;      // best time after each round (ns); empty before the first
+  double roofline_ns = 0;           // the time the machine's limits allow (ns); 0 when unknown
 };
 
+enum class TaskRule { kRooflineGap, kWeightedTime };
+
+// "gap" or "time"; throws UserError naming `what` for anything else.
+TaskRule parse_task_rule(const std::string& text, const std::string& what);
+
 struct TaskSchedulerParams {
+  TaskRule rule = TaskRule::kRooflineGap;
   int window = 3;             // rounds over which the recent improvement is measured
   double optimism = 0.05;     // assumed further gain per round, as a fraction of the best time
+                              // (time) or of the gap to the roofline (gap)
+  double min_gap = 0.02;      // the gap rule's smallest gap: a subgraph at (or measured above)
+                              // its roofline still gets this much optimism
   double min_share = 0.25;    // every task gets at least this fraction of an equal share of rounds
 };
 
@@ -28,10 +45,16 @@ class TaskScheduler {
   explicit TaskScheduler(TaskSchedulerParams params = {}) : params_(params) {}
   // The index of the task that gets the next round. `tasks` is non-empty.
   size_t next(const std::vector<TaskProgress>& tasks) const;
-  // The expected gain in weighted nanoseconds of one more round of task `t`.
+  // The weighted expected gain of one more round of task `t`, in the rule's unit.
   double expected_gain(const TaskProgress& t) const;
+  // The fraction of its best time that separates task `t` from its roofline, in
+  // [min_gap, 1]; 1 when the roofline or the best time is unknown.
+  double roofline_gap(const TaskProgress& t) const;
 
  private:
+  double relative_gain(const TaskProgress& t) const;
+  double time_gain(const TaskProgress& t) const;
+
   TaskSchedulerParams params_;
 };
 

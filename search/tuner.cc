@@ -149,6 +149,7 @@ struct TuningRun {
         device_id(store.upsert_device(schedule_store::device_record(o.device))),
         run_id(begin_run_record(store, o, p)),
         measurer(m),
+        task_scheduler(o.task_scheduler),
         rng(o.seed) {
     summary.db_path = o.db_path;
     for (const targets::Device& d : measurer.other_devices()) {
@@ -478,6 +479,8 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
       t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
     }
     t.progress.weight = sg->weight();
+    t.progress.roofline_ns = state_->options.roofline_ns ? std::max(0.0, state_->options.roofline_ns(*sg)) : 0;
+    t.summary.roofline_ns = t.progress.roofline_ns;
     t.summary.name = sg->name();
     t.summary.workload_key = sg->key().key;
     t.summary.flops = sg->flops();

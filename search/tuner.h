@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@
 #include "search/evolutionary_search.h"
 #include "search/local_measurer.h"
 #include "search/measurer.h"
+#include "search/task_scheduler.h"
 #include "targets/device.h"
 
 namespace ktune::subgraphs {
@@ -45,6 +47,10 @@ struct TuneOptions {
   int trials_per_task = 0;             // a subgraph leaves the run after this many trials of it; 0: no cap
   bool train_model = true;             // retrain the cost model as measurements arrive (sampling runs do not)
   int build_threads = 0;               // concurrent compiles; 0 = every core
+  TaskSchedulerParams task_scheduler;  // how rounds are split across the subgraphs
+  // A subgraph's roofline time on this device in ns (the task scheduler's gap rule); unset,
+  // or 0 for a subgraph, when unknown.
+  std::function<double(const subgraphs::Subgraph&)> roofline_ns;
   std::vector<std::string> command;    // the command line, for the runs table
   std::string ktune_version = ::ktune::ktune_version();  // stamped on every row (tests stamp others)
   std::string halide_version = kHalideVersion;           // stamped on every row
@@ -62,6 +68,7 @@ struct TaskSummary {
   double heuristic_ns = -1;   // the heuristic schedule's median; -1 when not measured
   double flops = 0;           // per call
   double bytes = 0;           // compulsory bytes per call
+  double roofline_ns = 0;     // its roofline time on this device; 0 when unknown
   std::vector<double> best_history;  // best ok median after each trial of this run (-1 until one is ok)
   // Why the run stopped tuning this subgraph before the budget ended (its reference could
   // not be computed, or a streak of candidates failed without any ever running); empty

@@ -4,14 +4,16 @@
 
 #include <cmath>
 
+#include "common/error.h"
+
 namespace ktune::search {
 namespace {
 
 // Simulates `rounds` rounds where a task's best time falls by a fixed fraction per round.
-std::vector<int> simulate(std::vector<double> weights, int rounds) {
+std::vector<int> simulate(std::vector<double> weights, int rounds, TaskSchedulerParams params = {}) {
   std::vector<TaskProgress> tasks(weights.size());
   for (size_t i = 0; i < tasks.size(); ++i) tasks[i].weight = weights[i];
-  TaskScheduler scheduler;
+  TaskScheduler scheduler(params);
   for (int r = 0; r < rounds; ++r) {
     const size_t t = scheduler.next(tasks);
     const double prev = tasks[t].best_ns.empty() ? 1e6 : tasks[t].best_ns.back();
@@ -52,6 +54,75 @@ TEST(TaskScheduler, RecentImprovementAttractsRounds) {
   EXPECT_GT(s.expected_gain(improving), s.expected_gain(stuck));
   EXPECT_GT(s.expected_gain(stuck), 0) << "the optimistic term keeps every task alive";
   EXPECT_EQ(s.next({stuck, improving}), 1u);
+}
+
+// Simulates `rounds` rounds of tasks that start at `start_ns` and close a tenth of the gap to
+// their roofline each round; returns the rounds each got.
+std::vector<int> simulate_roofline(const std::vector<double>& start_ns, const std::vector<double>& roofline_ns,
+                                   int rounds, TaskRule rule) {
+  std::vector<TaskProgress> tasks(start_ns.size());
+  for (size_t i = 0; i < tasks.size(); ++i) tasks[i].roofline_ns = roofline_ns[i];
+  TaskSchedulerParams params;
+  params.rule = rule;
+  TaskScheduler scheduler(params);
+  for (int r = 0; r < rounds; ++r) {
+    const size_t t = scheduler.next(tasks);
+    const double prev = tasks[t].best_ns.empty() ? start_ns[t] : tasks[t].best_ns.back();
+    tasks[t].best_ns.push_back(prev - 0.1 * (prev - tasks[t].roofline_ns));
+    ++tasks[t].rounds;
+  }
+  std::vector<int> out;
+  for (const TaskProgress& t : tasks) out.push_back(t.rounds);
+  return out;
+}
+
+TEST(TaskScheduler, GapRuleFavoursTheSubgraphFurthestFromItsRoofline) {
+  TaskProgress near{1.0, 4, {100, 100, 100, 100}, 95};  // at 95% of its roofline
+  TaskProgress far{1.0, 4, {2, 2, 2, 2}, 1};            // 50%, and 50 times shorter
+  TaskScheduler gap;
+  EXPECT_GT(gap.expected_gain(far), gap.expected_gain(near));
+  EXPECT_EQ(gap.next({near, far}), 1u);
+  // The time rule would spend the round on the longer kernel.
+  TaskSchedulerParams time_params;
+  time_params.rule = TaskRule::kWeightedTime;
+  EXPECT_EQ(TaskScheduler(time_params).next({near, far}), 0u);
+}
+
+TEST(TaskScheduler, RooflineGapIsClampedAndOneWhenUnknown) {
+  TaskScheduler s;
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {200}, 50}), 0.75);
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {200}, 0}), 1.0) << "roofline unknown";
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 0, {}, 50}), 1.0) << "nothing measured yet";
+  // Measured faster than the roofline (the data stayed in cache): the smallest gap.
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), TaskSchedulerParams{}.min_gap);
+}
+
+TEST(TaskScheduler, GapRuleSpendsOnKernelsByTheirGapNotTheirLength) {
+  // A long kernel at 90% of its roofline and two short ones at 40%: under the gap rule the
+  // short ones get most rounds; under the time rule the long one does.
+  const std::vector<double> start{1e7, 1e5, 1e5}, roofline{0.9e7, 0.4e5, 0.4e5};
+  const std::vector<int> gap = simulate_roofline(start, roofline, 90, TaskRule::kRooflineGap);
+  const std::vector<int> time = simulate_roofline(start, roofline, 90, TaskRule::kWeightedTime);
+  EXPECT_GT(gap[1] + gap[2], 2 * gap[0]) << gap[0] << " " << gap[1] << " " << gap[2];
+  EXPECT_GT(time[0], time[1] + time[2]) << time[0] << " " << time[1] << " " << time[2];
+}
+
+TEST(TaskScheduler, GapRuleStillWeighsHowOftenASubgraphRuns) {
+  TaskSchedulerParams params;
+  params.rule = TaskRule::kRooflineGap;
+  const std::vector<int> rounds = simulate({1.0, 8.0}, 60, params);
+  EXPECT_GT(rounds[1], rounds[0]);
+}
+
+TEST(TaskScheduler, ParsesTheRuleName) {
+  EXPECT_EQ(parse_task_rule("gap", "--task-rule"), TaskRule::kRooflineGap);
+  EXPECT_EQ(parse_task_rule("time", "--task-rule"), TaskRule::kWeightedTime);
+  try {
+    parse_task_rule("fastest", "--task-rule");
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("--task-rule: expected gap or time, got 'fastest'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -239,12 +239,30 @@ TEST(CmdTune, HeavierSubgraphGetsMoreTrials) {
   EXPECT_GT(heavy_trials, light_trials);
 }
 
+// With several CPU subgraphs the default rule measures the roofline first and the summary
+// gives each subgraph's percent of it; the time rule needs no roofline.
+TEST(CmdTune, TheGapRuleMeasuresTheRooflineAndTheSummaryShowsEachSubgraphsShare) {
+  const std::string specs = " " + data("tiny_matmul.json") + " " + data("tiny_softmax.json");
+  const auto gap = run_ktune("tune" + specs + kQuick + " --db " + fresh_db("gap_rule.db") + " --trials 8 2>&1");
+  ASSERT_EQ(gap.exit_code, 0) << gap.out;
+  EXPECT_THAT(gap.out, HasSubstr("task scheduler ranks by the gap to the roofline: peak ")) << gap.out;
+  EXPECT_THAT(gap.out, ::testing::ContainsRegex("tiny_softmax +[0-9.]+ [mun]?s +[0-9.]+ G(FLOP|B)/s +[0-9]+%")) << gap.out;
+
+  const auto time = run_ktune("tune" + specs + kQuick + " --db " + fresh_db("time_rule.db") + " --trials 8 --task-rule time 2>&1");
+  ASSERT_EQ(time.exit_code, 0) << time.out;
+  EXPECT_THAT(time.out, ::testing::Not(HasSubstr("roofline:"))) << time.out;
+  EXPECT_THAT(time.out, ::testing::ContainsRegex("tiny_softmax +[0-9.]+ [mun]?s +[0-9.]+ G(FLOP|B)/s +- ")) << time.out;
+}
+
 TEST(CmdTune, UsageErrors) {
   EXPECT_EQ(run_ktune("tune " + data("tiny_softmax.json") + " --trials 3").exit_code, 2);     // no --db
   EXPECT_EQ(run_ktune("tune " + data("tiny_softmax.json") + " --db /tmp/x.db").exit_code, 2);  // no budget
   const auto bad = run_ktune("tune " + data("tiny_softmax.json") + " --db /tmp/x.db --budget 5x");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.out, HasSubstr("--budget: expected a duration"));
+  const auto rule = run_ktune("tune " + data("tiny_softmax.json") + " --db /tmp/x.db --trials 3 --task-rule fastest 2>&1");
+  EXPECT_EQ(rule.exit_code, 2);
+  EXPECT_THAT(rule.out, HasSubstr("--task-rule")) << rule.out;
 }
 
 // A subgraph whose reference cannot be computed is not tuned at all: one line says why, the

@@ -1,5 +1,6 @@
 // `ktune tune SPEC... [--generator LIB:NAME ...] --db F [--device host|cuda|h100 ...] [--target host|cuda]
-//  (--budget 8h | --trials N) [--threads N] [--seed S] [--resume] [--log FILE] [--allow-mixed-devices]`: the
+//  (--budget 8h | --trials N) [--threads N] [--seed S] [--resume] [--log FILE] [--allow-mixed-devices]
+//  [--task-rule gap|time]`: the
 // tuning run, on the host CPU or on a GPU of this machine (targets/tuning_device.h); started by
 // mpirun or srun, rank 0 tunes and the other ranks measure (cluster/). Every measurement is
 // committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 
+#include "bench/roofline.h"
 #include "cluster/coordinator_measurer.h"
 #include "cluster/mpi_session.h"
 #include "cluster/worker.h"
@@ -63,6 +65,7 @@ struct TuneCliOptions {
   uint64_t seed = 1;
   bool resume = false;  // accepted for clarity: every run resumes from the database
   bool allow_mixed_devices = false;  // under MPI: keep ranks on other devices, each under its own key
+  std::string task_rule = "gap";
   std::string log;
   search::SearchParams search;
   double repeat_min_ms = 100;
@@ -80,6 +83,30 @@ std::string rate(const search::TaskSummary& t) {
     std::snprintf(buf, sizeof(buf), "%.1f GB/s", t.bytes / t.best_ns);
   }
   return buf;
+}
+
+std::string percent_of_roofline(const search::TaskSummary& t) {
+  if (t.best_ns <= 0 || t.roofline_ns <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.0f%%", 100 * t.roofline_ns / t.best_ns);
+  return buf;
+}
+
+// Where the task scheduler splits rounds by the gap to the roofline (several CPU subgraphs),
+// measures this machine's peak and bandwidth (under a second) and gives the tuner each
+// subgraph's roofline time. A smaller triad than `ktune bench` measures with: the rule
+// needs where each subgraph stands, not a figure to publish.
+void set_roofline(search::TuneOptions& o, size_t subgraphs) {
+  if (o.task_scheduler.rule != search::TaskRule::kRooflineGap || subgraphs < 2) return;
+  if (o.device.kind != targets::DeviceKind::kCpu) return;
+  bench::RooflineOptions ro;
+  ro.threads = o.threads > 0 ? o.threads : o.device.cores;
+  ro.trials = 2;
+  ro.fma_iterations = 5000000;
+  ro.triad_elements = int64_t{32} << 20;
+  const bench::Roofline roofline = bench::measure_roofline(ro);
+  std::fprintf(stderr, "ktune tune: task scheduler ranks by the gap to the roofline: %s\n", roofline.describe().c_str());
+  o.roofline_ns = [roofline](const subgraphs::Subgraph& sg) { return bench::subgraph_roofline_ns(roofline, sg); };
 }
 
 std::string ratio(double a, double b) {
@@ -107,6 +134,7 @@ int run_tune(const TuneCliOptions& opt) {
   o.seed = opt.seed;
   o.repeat_min_ms = opt.repeat_min_ms;
   o.min_repeats = opt.min_repeats;
+  o.task_scheduler.rule = search::parse_task_rule(opt.task_rule, "--task-rule");
   o.command = opt.argv;
 
   std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
@@ -131,6 +159,7 @@ int run_tune(const TuneCliOptions& opt) {
     }
   }
 
+  set_roofline(o, subgraphs.size());
   search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
   std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),
                subgraphs.size() == 1 ? "" : "s", targets::device_key(o.device).c_str(), opt.db.c_str(), o.budget.text.c_str());
@@ -148,12 +177,12 @@ int run_tune(const TuneCliOptions& opt) {
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
 
-  std::printf("\n%-18s %12s %16s %14s %14s %14s\n", "subgraph", "best", "throughput", "trials (run)", "vs heuristic",
-              "vs first");
+  std::printf("\n%-18s %12s %16s %9s %14s %14s %14s\n", "subgraph", "best", "throughput", "roofline", "trials (run)",
+              "vs heuristic", "vs first");
   for (const search::TaskSummary& t : summary.tasks) {
     const std::string trials = std::to_string(t.trials) + " (" + std::to_string(t.trials_this_run) + ")";
-    std::printf("%-18s %12s %16s %14s %14s %14s\n", t.name.c_str(), ktune::format_ns(t.best_ns).c_str(),
-                rate(t).c_str(), trials.c_str(), ratio(t.heuristic_ns, t.best_ns).c_str(),
+    std::printf("%-18s %12s %16s %9s %14s %14s %14s\n", t.name.c_str(), ktune::format_ns(t.best_ns).c_str(),
+                rate(t).c_str(), percent_of_roofline(t).c_str(), trials.c_str(), ratio(t.heuristic_ns, t.best_ns).c_str(),
                 ratio(t.first_ns, t.best_ns).c_str());
   }
   bool any_ok = false;
@@ -190,6 +219,11 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_flag("--resume", opt->resume, "continue earlier runs (the default: state comes from the database)");
   sub.add_flag("--allow-mixed-devices", opt->allow_mixed_devices,
                "under mpirun: keep measuring ranks whose device differs from rank 0's, each result under its own device");
+  sub.add_option("--task-rule", opt->task_rule,
+                 "how rounds are split across subgraphs: gap (to each one's roofline; every subgraph counts alike) "
+                 "or time (nanoseconds to gain: the longest kernels first)")
+      ->check(CLI::IsMember({"gap", "time"}))
+      ->capture_default_str();
   sub.add_option("--log", opt->log, "append one JSON line per round to this file");
   sub.add_option("--batch", opt->search.batch, "candidates measured per round (per measuring rank under mpirun)")->check(CLI::Range(1, 4096))->capture_default_str();
   sub.add_option("--population", opt->search.population, "population of the evolutionary search")
