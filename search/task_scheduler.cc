@@ -24,8 +24,11 @@ TaskRule parse_task_rule(const std::string& text, const std::string& what) {
 }
 
 double TaskScheduler::roofline_gap(const TaskProgress& t) const {
-  if (t.roofline_ns <= 0 || !has_best(t) || t.best_ns.back() <= 0) return 1.0;
-  return std::clamp(1.0 - t.roofline_ns / t.best_ns.back(), params_.min_gap, 1.0);
+  if (t.roofline_ns <= 0 || !has_best(t) || t.best_ns.back() <= 0) return params_.unknown_gap;
+  // Faster than its roofline: the data stayed in a cache the DRAM bandwidth does not
+  // describe (or the limits were under-measured), so the roofline says nothing of it.
+  if (t.best_ns.back() < t.roofline_ns) return params_.unknown_gap;
+  return std::max(1.0 - t.roofline_ns / t.best_ns.back(), params_.min_gap);
 }
 
 // Gain in log time: the recent fall of log(best) per round, or a share of the roofline gap

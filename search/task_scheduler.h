@@ -35,8 +35,9 @@ struct TaskSchedulerParams {
   int window = 3;             // rounds over which the recent improvement is measured
   double optimism = 0.05;     // assumed further gain per round, as a fraction of the best time
                               // (time) or of the gap to the roofline (gap)
-  double min_gap = 0.02;      // the gap rule's smallest gap: a subgraph at (or measured above)
-                              // its roofline still gets this much optimism
+  double min_gap = 0.02;      // the gap rule's smallest gap: a subgraph at its roofline still
+                              // gets this much optimism
+  double unknown_gap = 0.5;   // the gap rule's guess where the roofline says nothing: halfway
   double min_share = 0.25;    // every task gets at least this fraction of an equal share of rounds
 };
 
@@ -48,7 +49,8 @@ class TaskScheduler {
   // The weighted expected gain of one more round of task `t`, in the rule's unit.
   double expected_gain(const TaskProgress& t) const;
   // The fraction of its best time that separates task `t` from its roofline, in
-  // [min_gap, 1]; 1 when the roofline or the best time is unknown.
+  // [min_gap, 1]; unknown_gap when the roofline or the best time is unknown, or when the
+  // best time beats the roofline (the data stayed in cache: the DRAM limit does not apply).
   double roofline_gap(const TaskProgress& t) const;
 
  private:

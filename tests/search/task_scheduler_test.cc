@@ -88,13 +88,16 @@ TEST(TaskScheduler, GapRuleFavoursTheSubgraphFurthestFromItsRoofline) {
   EXPECT_EQ(TaskScheduler(time_params).next({near, far}), 0u);
 }
 
-TEST(TaskScheduler, RooflineGapIsClampedAndOneWhenUnknown) {
+TEST(TaskScheduler, RooflineGapIsClampedAndAGuessWhenUnknown) {
   TaskScheduler s;
   EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {200}, 50}), 0.75);
-  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {200}, 0}), 1.0) << "roofline unknown";
-  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 0, {}, 50}), 1.0) << "nothing measured yet";
-  // Measured faster than the roofline (the data stayed in cache): the smallest gap.
-  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), TaskSchedulerParams{}.min_gap);
+  const double unknown = TaskSchedulerParams{}.unknown_gap;
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {200}, 0}), unknown) << "roofline unknown";
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 0, {}, 50}), unknown) << "nothing measured yet";
+  // Within a hair of the roofline: the smallest gap.
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {50.5}, 50}), TaskSchedulerParams{}.min_gap);
+  // Measured faster than the roofline (the data stayed in cache): the roofline says nothing.
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), unknown);
 }
 
 TEST(TaskScheduler, GapRuleSpendsOnKernelsByTheirGapNotTheirLength) {
