@@ -4,7 +4,7 @@
 # autoschedulers, OpenBLAS and oneDNN, and prints the markdown table, the geometric means and
 # the ratios the library-speed goals are stated in (ktune against the best library per
 # subgraph, and against Adams2019).
-#   bash bench/tune_suite.sh [BUDGET] [DB]   (defaults: 100m, suite.db)
+#   bash bench/tune_suite.sh [BUDGET] [DB]   (defaults: 100m, suite.db; the round log is DB with .log)
 # Figures use HL_NUM_THREADS=2 and --threads 2 (the whole of a 2-core machine): run it on a
 # quiet machine. A second run with the same DB resumes the tuning (the budget is added).
 set -euo pipefail
@@ -53,3 +53,5 @@ g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
 print(f"| geometric mean | | | {g(lib_ratios):.2f}x (n={len(lib_ratios)}) | {g(adams_ratios):.2f}x (n={len(adams_ratios)}) |")
 PY
 rm -f "$table"
+# Where the rounds went, and when each subgraph came within 90% of its final speed.
+python3 bench/tuning_rounds.py "${db%.db}.log"

@@ -31,7 +31,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: tuning_rounds.py LOG")
     tasks = rounds_by_task(sys.argv[1])
-    print("| subgraph | rounds | trials | first best ms | final best ms | 90% of final speed reached |")
+    print("| subgraph | rounds | trials | best ms after round 1 | best ms at the end | 90% of final speed reached |")
     print("|---|---|---|---|---|---|")
     for name in sorted(tasks):
         rows = tasks[name]
