@@ -31,33 +31,22 @@ double TaskScheduler::roofline_gap(const TaskProgress& t) const {
   return std::max(1.0 - t.roofline_ns / t.best_ns.back(), params_.min_gap);
 }
 
-// Gain in log time: the recent fall of log(best) per round, or a share of the roofline gap
-// that shrinks as the subgraph gets more rounds.
-double TaskScheduler::relative_gain(const TaskProgress& t) const {
-  const double best = t.best_ns.back();
-  const size_t w = window_of(t, params_.window);
-  const double earlier = t.best_ns[t.best_ns.size() - 1 - w];
-  double backward = 0;
-  if (w > 0 && std::isfinite(earlier) && best > 0) backward = std::log(earlier / best) / static_cast<double>(w);
-  const double forward = params_.optimism * roofline_gap(t) / std::sqrt(static_cast<double>(t.rounds) + 1.0);
-  return std::max(backward, forward);
-}
-
-// Gain in nanoseconds: the recent fall of the best time per round, or a share of the best
-// time that shrinks as the subgraph gets more rounds.
-double TaskScheduler::time_gain(const TaskProgress& t) const {
-  const double best = t.best_ns.back();
-  const size_t w = window_of(t, params_.window);
-  const double earlier = t.best_ns[t.best_ns.size() - 1 - w];
-  double backward = 0;
-  if (w > 0 && std::isfinite(earlier)) backward = (earlier - best) / static_cast<double>(w);
-  const double forward = params_.optimism * best / std::sqrt(static_cast<double>(t.rounds) + 1.0);
-  return std::max(backward, forward);
-}
-
+// The recent fall of the best time per round (of log time under the gap rule), or the
+// optimistic share (of the roofline gap, or of the best time) that shrinks as the subgraph
+// gets more rounds, whichever is larger; weighted.
 double TaskScheduler::expected_gain(const TaskProgress& t) const {
   if (!has_best(t)) return 0;
-  return t.weight * (params_.rule == TaskRule::kRooflineGap ? relative_gain(t) : time_gain(t));
+  const bool relative = params_.rule == TaskRule::kRooflineGap;
+  const double best = t.best_ns.back();
+  const size_t w = window_of(t, params_.window);
+  const double earlier = t.best_ns[t.best_ns.size() - 1 - w];
+  double backward = 0;
+  if (w > 0 && std::isfinite(earlier) && best > 0) {
+    backward = (relative ? std::log(earlier / best) : earlier - best) / static_cast<double>(w);
+  }
+  const double share = relative ? roofline_gap(t) : best;
+  const double forward = params_.optimism * share / std::sqrt(static_cast<double>(t.rounds) + 1.0);
+  return t.weight * std::max(backward, forward);
 }
 
 size_t TaskScheduler::next(const std::vector<TaskProgress>& tasks) const {

@@ -54,9 +54,6 @@ class TaskScheduler {
   double roofline_gap(const TaskProgress& t) const;
 
  private:
-  double relative_gain(const TaskProgress& t) const;
-  double time_gain(const TaskProgress& t) const;
-
   TaskSchedulerParams params_;
 };
 
