@@ -1,12 +1,18 @@
 // The measurement of a tuning run on this machine: a round's candidates are compiled in
 // parallel on every core (measure/builder.h), then each is run alone in a forked child,
 // checked against the reference and timed (measure/runner.h); a first timing that beats
-// the incumbent is timed twice more and the three combined.
+// the incumbent is timed twice more and the three combined. When the round names the
+// incumbent's schedule, the incumbent is timed before each of those runs: the speed of a
+// shared machine drifts over minutes, so a challenger is judged against the incumbent's
+// time in the same minute, not against a time the incumbent took in a slower one.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "measure/builder.h"
 #include "measure/runner.h"
 #include "search/measurer.h"
 
@@ -29,8 +35,17 @@ class LocalMeasurer : public Measurer {
   void finish() override;
 
  private:
+  // The runs that confirm `challenger`'s first timing `first`, combined: alone, or in turns
+  // with the round's incumbent, whose combined runs then go to `incumbent_result`.
+  measure::MeasureResult confirm(const MeasureRound& round, const measure::BuiltCandidate& challenger,
+                                 measure::MeasureResult first, std::optional<measure::MeasureResult>& incumbent_result);
+  // The round's incumbent compiled (built once per incumbent schedule and kept), or null
+  // when the round names none or it does not build.
+  const measure::BuiltCandidate* built_incumbent(const MeasureRound& round);
+
   LocalMeasurerOptions options_;
   measure::Runner runner_;
+  std::map<std::string, measure::BuiltCandidate> incumbents_;  // compiled incumbents, by workload key
 };
 
 // A new best's first timing is confirmed by this many more runs, and all are combined.

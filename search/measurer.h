@@ -53,13 +53,18 @@ struct MeasureRound {
   // The best median so far (-1: none): a first timing that beats it is confirmed by more
   // runs before it counts, so one lucky timing cannot become the best.
   double incumbent_ns = -1;
+  // The schedule that holds incumbent_ns, when the measurer may time it again: a challenger
+  // is then confirmed in turns with it, and its new timing is reported as item
+  // items.size(). Absent: the challenger's confirming runs are timed alone.
+  std::optional<MeasureItem> incumbent;
   // No build starts after this time, so that a time budget holds.
   std::optional<std::chrono::steady_clock::time_point> start_before;
 };
 
 // Called once per measured item (its index in MeasureRound::items), on the caller's thread,
 // in the order results arrive; returning false ends the round (what is left unmeasured is
-// not reported).
+// not reported). Index items.size() is MeasureRound::incumbent timed again beside a
+// challenger, reported just before that challenger.
 using ResultFn = std::function<bool(size_t item, const measure::MeasureResult& result, const Provenance& who)>;
 
 class Measurer {

@@ -78,6 +78,14 @@ double stored_best_ns(db::TuningDb& store, const Task& t, const std::string& dev
   return best && best->measurement.median_ns ? *best->measurement.median_ns : t.summary.best_ns;
 }
 
+std::optional<MeasureItem> stored_best_item(db::TuningDb& store, const Task& t, const std::string& device_key) {
+  const auto best = store.best(t.summary.workload_key, device_key);
+  if (!best) return std::nullopt;
+  std::optional<Schedule> schedule = parse_schedule(best->schedule_json);
+  if (!schedule) return std::nullopt;
+  return MeasureItem{best->schedule_hash, std::move(*schedule), "incumbent"};
+}
+
 // A task's state from the database: its workload row, the schedules measured on this
 // device, the best time (the measurer's incumbent), and the seeds of the search (the
 // database's best, the heuristic, naive, and the best of the same algorithm at other shapes).

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,6 +50,10 @@ double typical_build_s(const Task& t);
 // The best time of task `t` by the database's rule (tuning_db/best_rule.h): the figure that
 // query, export, report and bench show for it.
 double stored_best_ns(tuning_db::TuningDb& store, const Task& t, const std::string& device_key);
+
+// The database's best schedule of task `t`, as an item a measurer may time again beside a
+// challenger; nullopt when there is none or its stored JSON no longer parses.
+std::optional<MeasureItem> stored_best_item(tuning_db::TuningDb& store, const Task& t, const std::string& device_key);
 
 // A task's state from the database: its workload row, the schedules measured on this
 // device, the best time (the measurer's incumbent), and the seeds of the search (the
