@@ -1,6 +1,7 @@
 #include "scheduler/family_templates.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "scheduler/input_pack.h"
 #include "scheduler/vector_reduce.h"
@@ -235,7 +236,11 @@ AccumulatorFamily accumulator_family(const FuncAnalysis& func) {
   return AccumulatorFamily::kNone;
 }
 
-AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
+namespace {
+
+// The first producer that Func `func` reads, directly or through Funcs without updates,
+// for which `found` is true; -1 when there is none.
+int find_read_producer(const Analysis& analysis, int func, const std::function<bool(const FuncAnalysis&)>& found) {
   // Depth first through Funcs without updates, each visited once (pipelines can be diamonds).
   std::vector<bool> seen(analysis.funcs.size(), false);
   std::vector<int> todo = {func};
@@ -247,15 +252,43 @@ AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
         if (use.func < 0 || use.func == f || seen[use.func]) continue;
         seen[use.func] = true;
         const FuncAnalysis& producer = analysis.funcs[use.func];
-        if (!producer.has_updates()) {
-          todo.push_back(use.func);
-        } else if (const AccumulatorFamily family = accumulator_family(producer); family != AccumulatorFamily::kNone) {
-          return family;
-        }
+        if (found(producer)) return use.func;
+        if (!producer.has_updates()) todo.push_back(use.func);
       }
     }
   }
-  return AccumulatorFamily::kNone;
+  return -1;
+}
+
+}  // namespace
+
+AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
+  const int producer = find_read_producer(analysis, func, [](const FuncAnalysis& f) {
+    return f.has_updates() && accumulator_family(f) != AccumulatorFamily::kNone;
+  });
+  return producer < 0 ? AccumulatorFamily::kNone : accumulator_family(analysis.funcs[producer]);
+}
+
+bool reads_row_reduction(const Analysis& analysis, int func) {
+  return find_read_producer(analysis, func, [&](const FuncAnalysis& f) {
+           return f.has_updates() && is_row_reduction(f, f.stages.back(), analysis.target);
+         }) >= 0;
+}
+
+TilingChoice row_consumer_choice(const StageAnalysis& consumer, bool at_root, const TargetInfo& target) {
+  TilingChoice c;
+  const int lanes = consumer.native_lanes(target);
+  const LoopAnalysis* x = consumer.pure_loop(0);
+  const LoopAnalysis* y = consumer.pure_loop(1);
+  if (x && x->extent >= lanes) c.vector_width = lanes;
+  if (y) {
+    int64_t rows = kRowBlock;
+    while (rows > 2 && y->extent / rows < 4 * target.cores) rows /= 2;
+    c.second_tile = rows;
+    c.whole_rows = true;
+  }
+  c.parallel_loops = at_root ? 1 : 0;
+  return c;
 }
 
 }  // namespace ktune::scheduler

@@ -61,6 +61,18 @@ StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& ta
 // tile, its outer loops in parallel.
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
 
+// True when Func `func` reads a row reduction directly or through Funcs without updates
+// (a normalization's output reads its rows' mean and variance, softmax's its rows' sum).
+bool reads_row_reduction(const Analysis& analysis, int func);
+// Rows per block of a Func that reads row reductions (fewer when there would not be four
+// blocks per core): the reductions are computed per block, which stays in the L2 cache.
+inline constexpr int64_t kRowBlock = 64;
+// The tiling of a Func that reads row reductions, as the expert normalizations of
+// bench/expert/ have it: blocks of rows (in parallel at root), each row streamed whole one
+// vector at a time. A block of 8 rows walked a vector column at a time took 1.4x as long
+// on layernorm (bench/expert/layernorm.json against the heuristic before this template).
+TilingChoice row_consumer_choice(const StageAnalysis& consumer, bool at_root, const TargetInfo& target);
+
 // The accumulator family Func `func` reads directly or through Funcs without updates (a
 // bias and an activation fused after the product): matmul, conv, or none.
 enum class AccumulatorFamily { kNone, kMatmul, kConv };

@@ -380,6 +380,9 @@ TilingChoice Space::tiling_choice(int func, const StageAnalysis& sa, bool root, 
         break;
     }
   }
+  if (family && !analysis_.funcs[func].has_updates() && reads_row_reduction(analysis_, func)) {
+    return row_consumer_choice(sa, root, analysis_.target);
+  }
   return rng ? sampled_choice(sa, root, analysis_.target, *rng) : heuristic_choice(sa, root, analysis_.target);
 }
 

@@ -54,7 +54,16 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
       inner.push_back(v.name);
     }
   }
-  if (pure.size() > 1) tile_loop(*pure[1], c.second_tile, c.unroll_second, st, inner, outer);
+  if (pure.size() > 1) {
+    const size_t outer_before = outer.size();
+    tile_loop(*pure[1], c.second_tile, c.unroll_second, st, inner, outer);
+    if (c.whole_rows && outer.size() > outer_before && !inner.empty() && inner.back() == loop_piece(pure[1]->name, "_i")) {
+      // The row's inner piece goes just outside the first loop's outer piece.
+      inner.pop_back();
+      outer.insert(outer.begin() + static_cast<std::ptrdiff_t>(outer_before), loop_piece(pure[1]->name, "_i"));
+      st.unroll.erase(std::remove(st.unroll.begin(), st.unroll.end(), loop_piece(pure[1]->name, "_i")), st.unroll.end());
+    }
+  }
   if (pure.size() > 2) tile_loop(*pure[2], c.third_tile, c.unroll_third, st, inner, outer);
   for (size_t i = 3; i < pure.size(); ++i) outer.push_back(pure[i]->name);
 

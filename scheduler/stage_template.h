@@ -19,6 +19,8 @@ struct TilingChoice {
   int64_t inner_tile = 0;       // > vector_width: a middle level (tile / width iterations); 0 = none
   int64_t second_tile = 0;      // split of the second pure loop; 0 = none
   bool unroll_second = false;   // unroll that split's inner piece
+  bool whole_rows = false;      // that inner piece outside the first loop's pieces: each row of
+                                // a block of rows walked whole (not a vector column at a time)
   int64_t third_tile = 0;       // split of the third pure loop (a convolution's output channels); 0 = none
   bool unroll_third = false;    // unroll that split's inner piece: a register tile across it
   int64_t reduction_split = 0;  // split of the innermost reduction loop; 0 = none

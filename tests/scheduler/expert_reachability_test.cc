@@ -1,9 +1,10 @@
 // The expert schedules of bench/expert/ are within reach: on the CPU they were written for
 // (AVX-512: 16 lanes, 32 vector registers), the heuristic schedule of each suite subgraph
-// gives the expert's key stages (the accumulator's update, the split reductions) the same
-// structure (loops, order, vectorized and unrolled loops, rfactor and its placement, tails)
-// from its op family's template (scheduler/family_templates.h), and the space's mutators
-// walk the heuristic's tile sizes and packs to the expert's.
+// gives the expert's key stages (the accumulator's update, the split reductions, the
+// normalizations' output in blocks of whole rows) the same structure (loops, order,
+// vectorized and unrolled loops, rfactor and its placement, tails) from its op family's
+// template (scheduler/family_templates.h), and the space's mutators walk the heuristic's
+// tile sizes and packs to the expert's.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -25,8 +26,8 @@ const Case kCases[] = {
     {"mlp_gelu", {{"xw_acc", 1}}},
     {"bmm_scores", {{"S_acc", 1}}},
     {"conv3x3_relu", {{"conv_acc", 1}}},
-    {"softmax", {{"y_max", 1}, {"y_sum", 1}}},
-    {"layernorm", {{"y_mean", 1}, {"y_var", 1}}},
+    {"softmax", {{"y_max", 1}, {"y_sum", 1}, {"y", 0}}},
+    {"layernorm", {{"y_mean", 1}, {"y_var", 1}, {"y", 0}}},
     {"colsum", {{"sums_acc", 1}}},
 };
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "scheduler/stage_template.h"
+
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -49,6 +51,43 @@ TEST(FamilyTemplates, EachUpdateBelongsToItsFamilyOnly) {
   const Analysis ca = analyze(*conv, t);
   EXPECT_EQ(accumulator_family_read(ca, ca.index_of("y")), AccumulatorFamily::kConv);
   EXPECT_EQ(accumulator_family(*ca.find("conv_pad")), AccumulatorFamily::kNone);
+}
+
+TEST(FamilyTemplates, TheReadersOfRowReductionsStreamWholeRowsInBlocks) {
+  const TargetInfo t = testing::test_target();
+  const auto layernorm = testing::suite_subgraph("layernorm");
+  const Analysis la = analyze(*layernorm, t);
+  EXPECT_TRUE(reads_row_reduction(la, la.index_of("y"))) << "through the inlined inverse deviation too";
+  const auto softmax = testing::suite_subgraph("softmax");
+  const Analysis sa = analyze(*softmax, t);
+  EXPECT_TRUE(reads_row_reduction(sa, sa.index_of("y")));
+  EXPECT_TRUE(reads_row_reduction(sa, sa.index_of("y_exp"))) << "the exponentials read the row maximum";
+  for (const auto& [subgraph, func] : {std::pair{"gemm_1024", "C"}, {"conv3x3_relu", "y"}, {"colsum", "sums"}}) {
+    const auto sg = testing::suite_subgraph(subgraph);
+    const Analysis a = analyze(*sg, t);
+    ASSERT_GE(a.index_of(func), 0) << subgraph << " " << func;
+    EXPECT_FALSE(reads_row_reduction(a, a.index_of(func))) << subgraph << " " << func;
+  }
+
+  // Blocks of 64 of layernorm's 4096 rows in parallel, each row walked whole, a vector at a time.
+  const StageSchedule st = make_stage(la.find("y")->stages[0], row_consumer_choice(la.find("y")->stages[0], true, t));
+  EXPECT_EQ(st.order, (std::vector<std::string>{"x_i", "x_o", "y_i", "y_o"}));
+  ASSERT_EQ(st.splits.size(), 2u);
+  EXPECT_EQ(st.splits[1].loop, "y");
+  EXPECT_EQ(st.splits[1].factor, kRowBlock);
+  EXPECT_EQ(st.parallel, std::vector<std::string>{"y_o"});
+  EXPECT_EQ(st.vectorize, "x_i");
+  EXPECT_TRUE(st.unroll.empty());
+  // Computed per block of its consumer: no parallel loop of its own.
+  EXPECT_TRUE(make_stage(sa.find("y_exp")->stages[0], row_consumer_choice(sa.find("y_exp")->stages[0], false, t)).parallel.empty());
+
+  // Few rows: smaller blocks, four per core.
+  const auto few = testing::spec_subgraph(R"({"name": "few_rows", "inputs": [{"name": "x", "shape": [32, 256]}],
+    "ops": [{"op": "softmax", "inputs": ["x"], "output": "y", "axis": -1}], "outputs": ["y"]})");
+  const Analysis fa = analyze(*few, t);
+  const TilingChoice c = row_consumer_choice(fa.find("y")->stages[0], true, t);
+  EXPECT_EQ(c.second_tile, 4) << "32 rows in 8 blocks: four per core of two";
+  EXPECT_TRUE(c.whole_rows);
 }
 
 TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
