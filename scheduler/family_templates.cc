@@ -204,14 +204,21 @@ bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) {
   return activations && weights;
 }
 
+namespace {
+
+// Output channels of a convolution's register tile: with two rows of one vector, half the
+// register file (8 with AVX-512's or AArch64's 32 registers, 4 with AVX2's 16).
+int64_t conv_register_channels(const TargetInfo& target) { return std::max<int64_t>(2, target.vector_registers / 2 / 2); }
+
+}  // namespace
+
 StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
   TilingChoice c;
   const int64_t lanes = stage.native_lanes(target);
   c.vector_width = std::min<int64_t>(lanes, stage.pure_loop(0)->extent);
   c.second_tile = 2;
   c.unroll_second = true;
-  // Rows x output channels x one vector: half the register file.
-  c.third_tile = std::max<int64_t>(2, target.vector_registers / 2 / 2);
+  c.third_tile = conv_register_channels(target);
   c.unroll_third = true;
   c.reduction_inside_tiles = true;
   c.reverse_reductions = true;
@@ -223,7 +230,7 @@ TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInf
   const int64_t lanes = consumer.native_lanes(target);
   if (const LoopAnalysis* x = consumer.pure_loop(0)) c.vector_width = std::min<int64_t>(lanes, x->extent);
   c.second_tile = 2;
-  c.third_tile = std::max<int64_t>(2, target.vector_registers / 2 / 2);
+  c.third_tile = kConvRegisterTilesPerBlock * conv_register_channels(target);
   c.unroll_third = true;
   c.parallel_loops = 3;
   return c;

@@ -123,6 +123,21 @@ TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
   ASSERT_TRUE(row.rfactor.has_value());
   EXPECT_TRUE(row.rfactor->at_func && row.rfactor->vectorize_u);
   EXPECT_EQ(row.splits[0].factor, 16);
+
+  // A convolution's register tile holds 8 output channels on AVX-512 (4 on AVX2); its
+  // consumer's block holds four register tiles, unrolled.
+  const auto conv = testing::suite_subgraph("conv3x3_relu");
+  for (const TargetInfo& t : {avx2, avx512}) {
+    const Analysis cva = analyze(*conv, t);
+    const StageSchedule update = conv_update_stage(cva.find("conv_acc")->stages[1], t);
+    const TilingChoice block = conv_consumer_choice(cva.find("y")->stages[0], t);
+    const int64_t registers = t.vector_registers == 32 ? 8 : 4;
+    ASSERT_EQ(update.splits.size(), 3u);
+    EXPECT_EQ(update.splits[2].loop, "c");
+    EXPECT_EQ(update.splits[2].factor, registers);
+    EXPECT_EQ(block.third_tile, kConvRegisterTilesPerBlock * registers);
+    EXPECT_TRUE(block.unroll_third);
+  }
 }
 
 TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
