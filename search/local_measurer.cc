@@ -1,7 +1,5 @@
 #include "search/local_measurer.h"
 
-#include <algorithm>
-
 #include "measure/retime.h"
 #include "scheduler/apply.h"
 
