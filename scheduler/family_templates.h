@@ -59,8 +59,10 @@ bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
 StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target);
 // Register tiles of output channels in one block of the Func that reads a convolution
 // accumulator: the accumulator is computed per block, and its loads of the input window
-// serve four register tiles from the L1 cache. conv3x3_relu's heuristic took 0.99 ms with
-// blocks of 32 channels, 1.36 ms with blocks of one register tile (8).
+// serve four register tiles from the L1 cache. `ktune bench bench/suite/conv3x3_relu.json
+// --methods ktune-heuristic,onednn --rounds 5` timed conv3x3_relu's heuristic at 0.987 ms
+// with blocks of 32 channels (oneDNN 0.741); with blocks of one register tile (8), a bench
+// of the suite timed it at 1.19 ms (oneDNN 0.696).
 inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
 // The tiling of the Func that reads a convolution accumulator pointwise: the register
 // tile's vector and rows by kConvRegisterTilesPerBlock of its output channels, its outer
@@ -75,8 +77,9 @@ bool reads_row_reduction(const Analysis& analysis, int func);
 inline constexpr int64_t kRowBlock = 64;
 // The tiling of a Func that reads row reductions, as the expert normalizations of
 // bench/expert/ have it: blocks of rows (in parallel at root), each row streamed whole one
-// vector at a time. A block of 8 rows walked a vector column at a time took 1.4x as long
-// on layernorm (bench/expert/layernorm.json against the heuristic before this template).
+// vector at a time. With blocks of 8 rows walked a vector column at a time, `ktune bench
+// bench/suite/*.json --methods ktune-heuristic,expert,onednn --expert-dir bench/expert`
+// timed layernorm's heuristic at 0.574 ms, bench/expert/layernorm.json at 0.378.
 TilingChoice row_consumer_choice(const StageAnalysis& consumer, bool at_root, const TargetInfo& target);
 
 // The accumulator family Func `func` reads directly or through Funcs without updates (a
