@@ -44,6 +44,12 @@ std::string ktune_output(const std::string& args) {
   return out;
 }
 
+// The text of `path`, for a failure message: what the ranks printed.
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("ktune_mpi_" + std::to_string(getpid()));
   fs::create_directories(dir);
@@ -60,8 +66,9 @@ class MpiTune : public ::testing::Test {
 
 TEST_F(MpiTune, TwoMeasuringRanksFillOneDatabaseWithProvenance) {
   const fs::path db_path = scratch("two.db");
-  const std::string cmd = mpirun(3) + "--db " + db_path.string() + " --trials 24 > " + scratch("two.log").string() + " 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const fs::path log = scratch("two.log");
+  const std::string cmd = mpirun(3) + "--db " + db_path.string() + " --trials 24 > " + log.string() + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << file_text(log);
   tuning_db::OpenOptions open;
   open.mode = sqlite::OpenMode::kReadOnly;
   tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path.string(), open);
@@ -85,14 +92,14 @@ TEST_F(MpiTune, TwoMeasuringRanksFillOneDatabaseWithProvenance) {
   EXPECT_NE(exported.find("\"rank\": 2"), std::string::npos);
   const fs::path report = scratch("two.html");
   ktune_output("report --db " + db_path.string() + " --out " + report.string());
-  std::ifstream page(report);
-  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  const std::string html = file_text(report);
   EXPECT_NE(html.find("\"measured_by\":[{"), std::string::npos) << "the report lists who measured";
   EXPECT_NE(html.find("\"rank\":2"), std::string::npos);
 }
 
-// The pid of the ktune process that MPI started as `rank`, or -1.
-pid_t rank_pid(int rank) {
+// The pid of the ktune process that MPI started as `rank` of the job writing `db_path`, or -1.
+// The database names the job: another test's `mpirun` may be running beside this one.
+pid_t rank_pid(int rank, const fs::path& db_path) {
   const std::string want = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
@@ -101,7 +108,8 @@ pid_t rank_pid(int rank) {
     const std::string env((std::istreambuf_iterator<char>(environ)), std::istreambuf_iterator<char>());
     std::ifstream cmdline(entry.path() / "cmdline", std::ios::binary);
     const std::string cmd((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-    if (cmd.find(KTUNE_EXE) == 0 && env.find(want + '\0') != std::string::npos) return std::stoi(name);
+    const bool this_job = cmd.find(std::string("--db") + '\0' + db_path.string() + '\0') != std::string::npos;
+    if (cmd.find(KTUNE_EXE) == 0 && this_job && env.find(want + '\0') != std::string::npos) return std::stoi(name);
   }
   return -1;
 }
@@ -128,7 +136,7 @@ TEST_F(MpiTune, AKilledMeasuringRankLosesOnlyItsCandidatesAndTheRunResumes) {
   }
   // Once results have been committed, rank 2 is killed: Open MPI then ends the whole job.
   for (int i = 0; i < 1200 && measurements_in(db_path) < 4; ++i) usleep(100 * 1000);
-  const pid_t victim = rank_pid(2);
+  const pid_t victim = rank_pid(2, db_path);
   ASSERT_GT(victim, 0) << "rank 2 not found";
   ASSERT_EQ(kill(victim, SIGKILL), 0);
   int status = 0;
@@ -146,7 +154,7 @@ TEST_F(MpiTune, AKilledMeasuringRankLosesOnlyItsCandidatesAndTheRunResumes) {
   EXPECT_GE(committed, 4) << "results committed before the rank died stay";
   EXPECT_LT(committed, 400);
   const std::string again = mpirun(3) + "--db " + db_path.string() + " --trials 8 > " + log + " 2>&1";
-  ASSERT_EQ(std::system(again.c_str()), 0) << again;
+  ASSERT_EQ(std::system(again.c_str()), 0) << again << "\n" << file_text(log);
   tuning_db::OpenOptions open;
   open.mode = sqlite::OpenMode::kReadOnly;
   tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path.string(), open);
