@@ -96,8 +96,23 @@ TEST(TaskScheduler, RooflineGapIsClampedAndAGuessWhenUnknown) {
   EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 0, {}, 50}), unknown) << "nothing measured yet";
   // Within a hair of the roofline: the smallest gap.
   EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {50.5}, 50}), TaskSchedulerParams{}.min_gap);
-  // Measured faster than the roofline (the data stayed in cache): the roofline says nothing.
-  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), unknown);
+  // Measured faster than the roofline (the data stayed in cache): a small guess.
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), TaskSchedulerParams{}.beaten_gap);
+}
+
+TEST(TaskScheduler, ASubgraphPastItsRooflineYieldsRoundsToOnesFarFromTheirs) {
+  // Two subgraphs that beat their DRAM roofline (cache-resident) and one at 80% of its
+  // compute roofline, none improving: the one with a real gap gets most rounds.
+  std::vector<TaskProgress> tasks{{1.0, 0, {}, 100}, {1.0, 0, {}, 100}, {1.0, 0, {}, 100}};
+  const std::vector<double> best{60, 70, 125};
+  TaskScheduler s;
+  for (int r = 0; r < 60; ++r) {
+    const size_t t = s.next(tasks);
+    tasks[t].best_ns.push_back(best[t]);
+    ++tasks[t].rounds;
+  }
+  EXPECT_GT(tasks[2].rounds, tasks[0].rounds + tasks[1].rounds) << tasks[0].rounds << " " << tasks[1].rounds << " " << tasks[2].rounds;
+  EXPECT_GE(tasks[0].rounds, 5) << "still above the minimum share";
 }
 
 TEST(TaskScheduler, GapRuleSpendsOnKernelsByTheirGapNotTheirLength) {
