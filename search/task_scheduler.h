@@ -35,13 +35,12 @@ struct TaskSchedulerParams {
   int window = 3;             // rounds over which the recent improvement is measured
   double optimism = 0.05;     // assumed further gain per round, as a fraction of the best time
                               // (time) or of the gap to the roofline (gap)
-  double min_gap = 0.02;      // the gap rule's smallest gap: a subgraph at its roofline still
-                              // gets this much optimism
+  double min_gap = 0.1;       // the gap rule's smallest gap: a subgraph at 90% of its roofline
+                              // or beyond, or timed faster than it (its data stays in cache,
+                              // a limit the DRAM roofline does not describe), still gets this
+                              // much optimism. Larger, the cache-resident subgraphs take
+                              // rounds from the compute-bound ones still far from their roofline
   double unknown_gap = 0.5;   // the gap rule's guess where the roofline is unknown: halfway
-  double beaten_gap = 0.1;    // the gap rule's guess for a subgraph timed faster than its
-                              // roofline (its data stays in cache): as if at 90% of a limit
-                              // the DRAM roofline does not describe. Larger, it takes rounds
-                              // from the compute-bound subgraphs that are still far from theirs
   double min_share = 0.25;    // every task gets at least this fraction of an equal share of rounds
 };
 
@@ -53,8 +52,8 @@ class TaskScheduler {
   // The weighted expected gain of one more round of task `t`, in the rule's unit.
   double expected_gain(const TaskProgress& t) const;
   // The fraction of its best time that separates task `t` from its roofline, in
-  // [min_gap, 1]; unknown_gap when the roofline or the best time is unknown, beaten_gap when
-  // the best time beats the roofline (the data stayed in cache: the DRAM limit does not apply).
+  // [min_gap, 1] (min_gap also when the best time beats the roofline); unknown_gap when the
+  // roofline or the best time is unknown.
   double roofline_gap(const TaskProgress& t) const;
 
  private:

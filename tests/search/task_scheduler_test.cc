@@ -96,8 +96,15 @@ TEST(TaskScheduler, RooflineGapIsClampedAndAGuessWhenUnknown) {
   EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 0, {}, 50}), unknown) << "nothing measured yet";
   // Within a hair of the roofline: the smallest gap.
   EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {50.5}, 50}), TaskSchedulerParams{}.min_gap);
-  // Measured faster than the roofline (the data stayed in cache): a small guess.
-  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), TaskSchedulerParams{}.beaten_gap);
+  // Measured faster than the roofline (the data stayed in cache): the smallest gap, so the
+  // gap never grows as the best time falls past the roofline.
+  EXPECT_DOUBLE_EQ(s.roofline_gap(TaskProgress{1.0, 1, {40}, 50}), TaskSchedulerParams{}.min_gap);
+  double previous = 1;
+  for (double best : {200.0, 100.0, 60.0, 55.0, 51.0, 50.0, 49.0, 40.0}) {
+    const double gap = s.roofline_gap(TaskProgress{1.0, 1, {best}, 50});
+    EXPECT_LE(gap, previous) << "best " << best;
+    previous = gap;
+  }
 }
 
 TEST(TaskScheduler, ASubgraphPastItsRooflineYieldsRoundsToOnesFarFromTheirs) {
