@@ -65,8 +65,9 @@ StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& ta
 // of the suite timed it at 1.19 ms (oneDNN 0.696).
 inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
 // The tiling of the Func that reads a convolution accumulator pointwise: the register
-// tile's vector and rows by kConvRegisterTilesPerBlock of its output channels, its outer
-// loops in parallel.
+// tile's vector and rows by kConvRegisterTilesPerBlock of its output channels (unrolled
+// where that is at most 16 channels: with AVX-512 the 32-channel block stays a loop), its
+// outer loops in parallel.
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
 
 // True when Func `func` reads a row reduction directly or through Funcs without updates
