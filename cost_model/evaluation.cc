@@ -19,9 +19,10 @@ std::vector<TrainingSample> pick(const Dataset& data, const std::vector<size_t>&
   return out;
 }
 
-// Per-workload figures of the three rankers on `test` rows, appended to `out`.
-void score(const Dataset& data, const XgboostModel& model, const std::vector<size_t>& test, scheduler::Rng& rng,
-           std::vector<WorkloadEvaluation>& out) {
+// Per-workload figures of the three rankers on `test` rows, appended to `out`; pairs within
+// `tie_ratio` of each other are skipped.
+void score(const Dataset& data, const XgboostModel& model, const std::vector<size_t>& test, double tie_ratio,
+           scheduler::Rng& rng, std::vector<WorkloadEvaluation>& out) {
   std::vector<std::vector<float>> rows;
   for (size_t i : test) rows.push_back(data.samples[i].features);
   const std::vector<float> predicted = model.predict(rows);
@@ -36,8 +37,8 @@ void score(const Dataset& data, const XgboostModel& model, const std::vector<siz
       rs.push_back(static_cast<float>(rng.below(1 << 24)));
       runtimes.push_back(data.samples[test[k]].runtime_ns);
     }
-    out.push_back({group, rank_one_workload(ms, runtimes), rank_one_workload(as, runtimes),
-                   rank_one_workload(rs, runtimes)});
+    out.push_back({group, rank_one_workload(ms, runtimes, tie_ratio), rank_one_workload(as, runtimes, tie_ratio),
+                   rank_one_workload(rs, runtimes, tie_ratio)});
   }
 }
 
@@ -59,7 +60,7 @@ void summarize(SplitEvaluation& e) {
 }  // namespace
 
 SplitEvaluation evaluate_within_workloads(const Dataset& data, const XgboostParams& params, double test_fraction,
-                                          uint64_t seed) {
+                                          uint64_t seed, double tie_ratio) {
   SplitEvaluation e;
   e.name = "random split within workloads";
   scheduler::Rng rng(seed);
@@ -76,7 +77,7 @@ SplitEvaluation evaluate_within_workloads(const Dataset& data, const XgboostPara
   std::sort(test.begin(), test.end());
   XgboostModel model(params);
   model.train(pick(data, train));
-  score(data, model, test, rng, e.per_workload);
+  score(data, model, test, tie_ratio, rng, e.per_workload);
   summarize(e);
   e.train_samples = static_cast<int>(train.size());
   e.test_samples = static_cast<int>(test.size());
@@ -85,7 +86,7 @@ SplitEvaluation evaluate_within_workloads(const Dataset& data, const XgboostPara
 }
 
 SplitEvaluation evaluate_across_workloads(const Dataset& data, const XgboostParams& params, int max_folds,
-                                          uint64_t seed) {
+                                          uint64_t seed, double tie_ratio) {
   SplitEvaluation e;
   e.name = "whole workloads held out";
   std::set<std::string> groups;
@@ -105,7 +106,7 @@ SplitEvaluation evaluate_across_workloads(const Dataset& data, const XgboostPara
     if (test.empty() || train.empty()) continue;
     XgboostModel model(params);
     model.train(pick(data, train));
-    score(data, model, test, rng, e.per_workload);
+    score(data, model, test, tie_ratio, rng, e.per_workload);
     e.train_samples += static_cast<int>(train.size());
     e.test_samples += static_cast<int>(test.size());
     ++e.folds;

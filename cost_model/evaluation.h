@@ -36,15 +36,21 @@ struct SplitEvaluation {
   std::vector<WorkloadEvaluation> per_workload;  // by workload key
 };
 
+// In both splits, the pairwise accuracy counts only pairs of held-out schedules whose
+// runtimes differ by more than `tie_ratio` (relative; 0: every pair with different
+// runtimes): pairs closer than the timing noise are ones no ranker can be expected to
+// order. A workload left without such a pair is not averaged; top-k recall and Spearman's
+// rho use every held-out schedule of the workloads averaged.
+//
 // Trains on a seeded (1 - test_fraction) share of each workload's rows and scores the rest.
 // Throws ktune::UserError when too few rows remain to train.
 SplitEvaluation evaluate_within_workloads(const Dataset& data, const XgboostParams& params, double test_fraction,
-                                          uint64_t seed);
+                                          uint64_t seed, double tie_ratio = 0.0);
 
 // k-fold by workload (k = min(workloads, max_folds)): each workload is scored once by a
 // model trained without it. Throws ktune::UserError for fewer than two workloads.
 SplitEvaluation evaluate_across_workloads(const Dataset& data, const XgboostParams& params, int max_folds,
-                                          uint64_t seed);
+                                          uint64_t seed, double tie_ratio = 0.0);
 
 nlohmann::json to_json(const RankingMetrics& m);
 nlohmann::json to_json(const SplitEvaluation& e);

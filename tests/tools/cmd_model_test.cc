@@ -51,6 +51,9 @@ TEST(CmdModel, SampleThenTrainAndEvaluate) {
   EXPECT_THAT(e.out, HasSubstr("random split within workloads"));
   EXPECT_THAT(e.out, HasSubstr("whole workloads held out"));
   EXPECT_THAT(e.out, HasSubstr("analytical"));
+  const auto ties = run_ktune("model eval --rounds 10 --tie-ratio 0.05 --format json --db " + db);
+  ASSERT_EQ(ties.exit_code, 0) << ties.out;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(ties.out.substr(ties.out.find('{')))["tie_ratio"].get<double>(), 0.05);
 }
 
 TEST(CmdModel, BadInputExitsWithTwo) {
@@ -62,6 +65,9 @@ TEST(CmdModel, BadInputExitsWithTwo) {
   r = run_ktune("model eval --db " + db + " --folds 1");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_THAT(r.out, HasSubstr("--folds"));
+  r = run_ktune("model eval --db " + db + " --tie-ratio -0.1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--tie-ratio"));
   r = run_ktune("model --db " + db);
   EXPECT_EQ(r.exit_code, 2) << r.out;
   r = run_ktune("sample " + write_spec("tiny_add_c", 8) + " --db " + db + " --count 0");

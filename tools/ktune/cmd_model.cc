@@ -1,12 +1,13 @@
 // `ktune model train --db F [--device host|KEY] [MODEL FLAGS] [--format text|json] [--export-csv F]`
-// `ktune model eval  --db F [--device host|KEY] [--folds K] [MODEL FLAGS] [--format text|json] [--export-csv F]`
+// `ktune model eval  --db F [--device host|KEY] [--folds K] [--tie-ratio R] [MODEL FLAGS] [--format text|json] [--export-csv F]`
 // MODEL FLAGS: --objective rank:pairwise|rank:ndcg|reg:squarederror --rounds N --max-depth N --eta X
 // --threads N --seed S.
 // train: recomputes the features of every schedule with an ok measurement on the device
 // (from the stored schedule JSON and the workload's spec), evaluates on a held-out split,
 // trains the XGBoost ranking model on everything and stores it in the database.
 // eval: held-out evaluation two ways (a random split within workloads; whole workloads
-// held out) of the learned model next to the analytical model and a random ranker.
+// held out) of the learned model next to the analytical model and a random ranker; with
+// --tie-ratio, only over pairs whose runtimes differ by more than the timing noise.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,7 @@ struct ModelOptions {
   int threads = 1;               // XGBoost threads
   uint64_t seed = 1;             // split and model seed
   int folds = 10;                // at most this many folds when holding out workloads
+  double tie_ratio = 0;          // eval: pairs within this relative difference are skipped
   std::string format = "text";   // text or json
   std::string export_csv;        // also write the training rows here; empty = no
   bool per_workload = false;     // text output: a line per workload too
@@ -171,18 +173,24 @@ int run_eval(const ModelOptions& o) {
   if (o.folds < 2) throw UserError(format_user_error("--folds", "", "expected >= 2"));
   tuning_db::TuningDb db = open_db(o);
   const LoadedData d = load(db, o);
-  const cost_model::SplitEvaluation within = cost_model::evaluate_within_workloads(d.data, params, 0.2, o.seed);
-  const cost_model::SplitEvaluation across = cost_model::evaluate_across_workloads(d.data, params, o.folds, o.seed);
+  const cost_model::SplitEvaluation within =
+      cost_model::evaluate_within_workloads(d.data, params, 0.2, o.seed, o.tie_ratio);
+  const cost_model::SplitEvaluation across =
+      cost_model::evaluate_across_workloads(d.data, params, o.folds, o.seed, o.tie_ratio);
   if (o.format == "json") {
     const nlohmann::json j = {{"samples", d.data.samples.size()},
                               {"workloads", d.data.workloads()},
                               {"feature_version", cost_model::kFeatureVersion},
+                              {"tie_ratio", o.tie_ratio},
                               {"within_workloads", cost_model::to_json(within)},
                               {"across_workloads", cost_model::to_json(across)}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("%zu schedules, %d workloads, feature version %d (%d features)\n", d.data.samples.size(),
                 d.data.workloads(), cost_model::kFeatureVersion, cost_model::feature_count());
+    if (o.tie_ratio > 0) {
+      std::printf("pairwise accuracy over pairs whose runtimes differ by more than %g%%\n", 100 * o.tie_ratio);
+    }
     const auto names = workload_names(db, d.data);
     print_split(within, names, o.per_workload);
     print_split(across, names, o.per_workload);
@@ -217,6 +225,10 @@ CommandRunner register_model(CLI::App& sub) {
   add_common(eval, *opt);
   eval->add_option("--folds", opt->folds, "folds when holding out whole workloads (at most one per workload)")
       ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
+  eval->add_option("--tie-ratio", opt->tie_ratio,
+                   "pairwise accuracy: skip pairs whose runtimes differ by at most this fraction (the timing noise), e.g. 0.05")
+      ->check(finite_range(0, 10))
       ->capture_default_str();
   return [opt, train, eval] {
     if (train->parsed()) return run_train(*opt);
