@@ -9,6 +9,13 @@
 #include "subgraphs/subgraph.h"
 
 namespace ktune::cluster {
+namespace {
+
+BatchItem batch_item(int id, const search::MeasureItem& item) {
+  return {id, item.schedule_hash, item.schedule.to_json().dump(), item.label};
+}
+
+}  // namespace
 
 CoordinatorMeasurer::CoordinatorMeasurer(Transport& transport, CoordinatorOptions options)
     : transport_(transport),
@@ -86,14 +93,14 @@ void CoordinatorMeasurer::submit(search::MeasureRound round) {
   std::vector<int> ranks;
   for (const RankInfo& r : ranks_) ranks.push_back(r.rank);
   SentRound sent{next_batch_++, Dispatch(static_cast<int>(round.items.size()), ranks), {}};
+  sent.items = static_cast<int>(round.items.size());
+  sent.has_incumbent = round.incumbent.has_value();
   double start_before_unix_ms = -1;
   if (round.start_before) start_before_unix_ms = unix_ms(*round.start_before);
   for (int rank : sent.dispatch.busy_ranks()) {
-    Batch b{sent.batch, round.workload_key, round.incumbent_ns, start_before_unix_ms, {}};
-    for (int id : sent.dispatch.items_of(rank)) {
-      const search::MeasureItem& item = round.items[static_cast<size_t>(id)];
-      b.items.push_back({id, item.schedule_hash, item.schedule.to_json().dump(), item.label});
-    }
+    Batch b{sent.batch, round.workload_key, round.incumbent_ns, start_before_unix_ms, {}, std::nullopt};
+    for (int id : sent.dispatch.items_of(rank)) b.items.push_back(batch_item(id, round.items[static_cast<size_t>(id)]));
+    if (round.incumbent) b.incumbent = batch_item(kIncumbentItem, *round.incumbent);
     transport_.send(rank, Tag::kBatch, encode(b));
   }
   sent_rounds_.push_back(std::move(sent));
@@ -108,7 +115,10 @@ void CoordinatorMeasurer::file(const Transport::Received& m) {
   } else if (m.tag == Tag::kResult) {
     const auto result = decode_result(m.text);
     for (SentRound& s : sent_rounds_) {
-      if (result && result->batch == s.batch && s.dispatch.complete(m.from, result->id)) {
+      if (!result || result->batch != s.batch) continue;
+      if (result->id == kIncumbentItem && s.has_incumbent) {
+        s.arrived.push_back({s.items, result->result, m.from});  // reported after the round's items
+      } else if (s.dispatch.complete(m.from, result->id)) {
         s.arrived.push_back({result->id, result->result, m.from});
       }
     }

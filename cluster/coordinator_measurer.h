@@ -73,6 +73,8 @@ class CoordinatorMeasurer : public search::Measurer {
       int rank = 0;
     };
     std::vector<Arrived> arrived;
+    int items = 0;                // the round's items: the stored best's timing is reported as item `items`
+    bool has_incumbent = false;   // the round named the stored best, so ranks may time it
   };
 
   void greet();

@@ -28,6 +28,15 @@ std::optional<T> decode_with(const std::string& text, Read read) {
   }
 }
 
+json item_json(const BatchItem& i) {
+  return {{"id", i.id}, {"hash", i.schedule_hash}, {"schedule", i.schedule_json}, {"label", i.label}};
+}
+
+BatchItem item_of(const json& i) {
+  return {i.at("id").get<int>(), i.at("hash").get<std::string>(), i.at("schedule").get<std::string>(),
+          i.at("label").get<std::string>()};
+}
+
 }  // namespace
 
 double unix_ms(std::chrono::steady_clock::time_point t) {
@@ -51,15 +60,14 @@ std::string encode(const WorkloadMessage& m) { return json{{"key", m.key}, {"nam
 
 std::string encode(const Batch& m) {
   json items = json::array();
-  for (const BatchItem& i : m.items) {
-    items.push_back({{"id", i.id}, {"hash", i.schedule_hash}, {"schedule", i.schedule_json}, {"label", i.label}});
-  }
-  return json{{"batch", m.batch},
-              {"workload", m.workload_key},
-              {"incumbent_ns", m.incumbent_ns},
-              {"start_before_unix_ms", m.start_before_unix_ms},
-              {"items", items}}
-      .dump();
+  for (const BatchItem& i : m.items) items.push_back(item_json(i));
+  json j{{"batch", m.batch},
+         {"workload", m.workload_key},
+         {"incumbent_ns", m.incumbent_ns},
+         {"start_before_unix_ms", m.start_before_unix_ms},
+         {"items", items}};
+  if (m.incumbent) j["incumbent"] = item_json(*m.incumbent);
+  return j.dump();
 }
 
 std::string encode(const ResultMessage& m) {
@@ -92,10 +100,8 @@ std::optional<Batch> decode_batch(const std::string& text) {
     m.workload_key = j.at("workload").get<std::string>();
     m.incumbent_ns = j.at("incumbent_ns").get<double>();
     m.start_before_unix_ms = j.at("start_before_unix_ms").get<double>();
-    for (const json& i : j.at("items")) {
-      m.items.push_back({i.at("id").get<int>(), i.at("hash").get<std::string>(), i.at("schedule").get<std::string>(),
-                         i.at("label").get<std::string>()});
-    }
+    for (const json& i : j.at("items")) m.items.push_back(item_of(i));
+    if (j.contains("incumbent")) m.incumbent = item_of(j.at("incumbent"));
   });
 }
 

@@ -6,7 +6,8 @@
 //   rank k  -> 0   kHello     its host and device
 //   0       -> k   kWorkload  a subgraph to measure (its stored spec), once per rank
 //   0       -> k   kBatch     candidates of one workload
-//   rank k  -> 0   kResult    one candidate's result, as it finishes
+//   rank k  -> 0   kResult    one candidate's result, as it finishes (or the stored best's
+//                              new timing, beside a challenger that beat it)
 //   rank k  -> 0   kBatchDone the batch is done (its unmeasured items were skipped)
 //   0       -> k   kStop      the run is over (or the rank is refused: its device differs)
 #pragma once
@@ -43,6 +44,10 @@ struct BatchItem {
   std::string label;
 };
 
+// The item id of the stored best's new timing in a ResultMessage: it is not one of the
+// batch's items.
+inline constexpr int kIncumbentItem = -1;
+
 struct Batch {
   int batch = 0;               // the coordinator's batch number
   std::string workload_key;
@@ -50,6 +55,9 @@ struct Batch {
   double start_before_unix_ms = -1;  // no build may start after this wall-clock time (ms since the
                                      // Unix epoch; hosts keep their clocks in step); -1: any time
   std::vector<BatchItem> items;
+  // The stored best's schedule (id kIncumbentItem), timed in turns with a challenger that
+  // beats incumbent_ns; its timing comes back with id kIncumbentItem.
+  std::optional<BatchItem> incumbent;
 };
 
 struct ResultMessage {

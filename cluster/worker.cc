@@ -117,13 +117,28 @@ class Worker {
       round.analysis = w->second.analysis.get();
       round.workload_key = batch->workload_key;
       round.incumbent_ns = batch->incumbent_ns;
+      round.incumbent = incumbent_of(*batch);
       if (batch->start_before_unix_ms >= 0) round.start_before = steady_time(batch->start_before_unix_ms);
       measurer_.measure(round, no_stop_, [&](size_t i, const measure::MeasureResult& r, const search::Provenance&) {
-        transport_.send(0, Tag::kResult, encode(ResultMessage{batch->batch, ids[i], r}));
+        const int id = i < ids.size() ? ids[i] : kIncumbentItem;  // past the items: the stored best's new timing
+        transport_.send(0, Tag::kResult, encode(ResultMessage{batch->batch, id, r}));
         return true;
       });
     }
     transport_.send(0, Tag::kBatchDone, encode(BatchDone{batch->batch}));
+  }
+
+  // The stored best the batch names, parsed; nullopt when it names none or its JSON does
+  // not parse (the challengers are then confirmed alone).
+  static std::optional<search::MeasureItem> incumbent_of(const Batch& batch) {
+    if (!batch.incumbent) return std::nullopt;
+    try {
+      const auto schedule =
+          scheduler::Schedule::from_json(nlohmann::json::parse(batch.incumbent->schedule_json), "batch incumbent");
+      return search::MeasureItem{batch.incumbent->schedule_hash, schedule, batch.incumbent->label};
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
   }
 
   Transport& transport_;

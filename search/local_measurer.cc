@@ -1,5 +1,7 @@
 #include "search/local_measurer.h"
 
+#include <algorithm>
+
 #include "measure/retime.h"
 #include "scheduler/apply.h"
 
@@ -49,7 +51,7 @@ void LocalMeasurer::measure(const MeasureRound& round, const std::atomic<int>& s
       go_on = on_result(round.items.size(), *retimed, who);
       if (beats(*retimed, incumbent)) incumbent = retimed->median_ns;
       // Faster than the incumbent in the same minutes: most likely the next incumbent.
-      if (beats(r, retimed->median_ns)) incumbents_[round.workload_key] = challenger;
+      if (beats(r, retimed->median_ns)) keep_incumbent(round.workload_key, challenger);
     }
     if (beats(r, incumbent)) incumbent = r.median_ns;
     go_on = on_result(i, r, who) && go_on;
@@ -61,11 +63,14 @@ measure::MeasureResult LocalMeasurer::confirm(const MeasureRound& round, const m
                                               measure::MeasureResult first,
                                               std::optional<measure::MeasureResult>& incumbent_result) {
   const measure::BuiltCandidate* incumbent = built_incumbent(round);
+  // C I C I C I: each confirming run of the challenger between two of the incumbent, and
+  // as many runs of each (the challenger's first is the one that beat the incumbent).
   std::vector<measure::MeasureResult> runs{std::move(first)}, incumbent_runs;
   for (int k = 0; k < kConfirmRuns; ++k) {
     if (incumbent) incumbent_runs.push_back(runner_.run(*incumbent));
     runs.push_back(runner_.run(challenger));
   }
+  if (incumbent) incumbent_runs.push_back(runner_.run(*incumbent));
   if (!incumbent_runs.empty()) {
     measure::MeasureResult combined = measure::combine_rounds(incumbent_runs);
     combined.build_ms = -1;  // built before, for an earlier round
@@ -76,16 +81,30 @@ measure::MeasureResult LocalMeasurer::confirm(const MeasureRound& round, const m
 
 const measure::BuiltCandidate* LocalMeasurer::built_incumbent(const MeasureRound& round) {
   if (!round.incumbent) return nullptr;
-  auto it = incumbents_.find(round.workload_key);
-  if (it == incumbents_.end() || it->second.candidate.schedule_hash != round.incumbent->schedule_hash) {
-    measure::BuildOptions build;
-    build.threads = 1;
-    build.target = options_.jit_target;
-    measure::BuildBatch one = measure::build_candidates({candidate_of(round, *round.incumbent)}, build);
-    it = incumbents_.insert_or_assign(round.workload_key, std::move(one.candidates.front())).first;
-  }
-  const measure::BuiltCandidate& built = it->second;
-  return built.build.ok() && built.kernel ? &built : nullptr;
+  const std::string& hash = round.incumbent->schedule_hash;
+  std::deque<measure::BuiltCandidate>& kept = incumbents_[round.workload_key];
+  auto it = std::find_if(kept.begin(), kept.end(),
+                         [&](const measure::BuiltCandidate& b) { return b.candidate.schedule_hash == hash; });
+  if (it != kept.end()) return &*it;
+  measure::BuildOptions build;
+  build.threads = 1;
+  build.target = options_.jit_target;
+  build.start_before = round.start_before;
+  measure::BuildBatch one = measure::build_candidates({candidate_of(round, *round.incumbent)}, build);
+  measure::BuiltCandidate& built = one.candidates.front();
+  if (!built.build.ok() || !built.kernel) return nullptr;
+  keep_incumbent(round.workload_key, std::move(built));
+  return &kept.front();
+}
+
+void LocalMeasurer::keep_incumbent(const std::string& workload_key, measure::BuiltCandidate built) {
+  std::deque<measure::BuiltCandidate>& kept = incumbents_[workload_key];
+  const std::string hash = built.candidate.schedule_hash;
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [&](const measure::BuiltCandidate& b) { return b.candidate.schedule_hash == hash; }),
+             kept.end());
+  kept.push_front(std::move(built));
+  if (kept.size() > kKeptIncumbents) kept.pop_back();
 }
 
 void LocalMeasurer::finish() { measure::wait_for_late_builds(60000); }

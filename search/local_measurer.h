@@ -2,11 +2,14 @@
 // parallel on every core (measure/builder.h), then each is run alone in a forked child,
 // checked against the reference and timed (measure/runner.h); a first timing that beats
 // the incumbent is timed twice more and the three combined. When the round names the
-// incumbent's schedule, the incumbent is timed before each of those runs: the speed of a
-// shared machine drifts over minutes, so a challenger is judged against the incumbent's
-// time in the same minute, not against a time the incumbent took in a slower one.
+// incumbent's schedule, the incumbent is timed before and after each of those runs (three
+// times): the speed of a shared machine drifts over minutes, so a challenger is judged
+// against the incumbent's time in the same minutes. The database keeps each schedule's
+// fastest measurement, so the new timing corrects an incumbent first timed in a slow
+// minute; one first timed in a fast minute keeps that figure.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,12 +43,21 @@ class LocalMeasurer : public Measurer {
   measure::MeasureResult confirm(const MeasureRound& round, const measure::BuiltCandidate& challenger,
                                  measure::MeasureResult first, std::optional<measure::MeasureResult>& incumbent_result);
   // The round's incumbent compiled (built once per incumbent schedule and kept), or null
-  // when the round names none or it does not build.
+  // when the round names none, it does not build, or the round's start_before has passed.
   const measure::BuiltCandidate* built_incumbent(const MeasureRound& round);
+  // Keeps `built` as the newest compiled incumbent of `workload_key`; the oldest beyond
+  // kKeptIncumbents is dropped.
+  void keep_incumbent(const std::string& workload_key, measure::BuiltCandidate built);
+
+  // A challenger that wins its paired runs is kept, but the database only makes it the best
+  // beyond its tie bands: the incumbent before it stays compiled too, for the next round.
+  static constexpr size_t kKeptIncumbents = 2;
 
   LocalMeasurerOptions options_;
   measure::Runner runner_;
-  std::map<std::string, measure::BuiltCandidate> incumbents_;  // compiled incumbents, by workload key
+  // Compiled incumbents by workload key, the newest first. The kernels outlive their rounds;
+  // the Subgraph and Analysis they point to live as long as the tuning run.
+  std::map<std::string, std::deque<measure::BuiltCandidate>> incumbents_;
 };
 
 // A new best's first timing is confirmed by this many more runs, and all are combined.

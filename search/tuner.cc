@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 
+#include "common/check.h"
 #include "common/error.h"
 #include "cost_model/analytical_model.h"
 #include "cost_model/dataset.h"
@@ -344,6 +345,7 @@ struct TuningRun {
       if (i == s.proposals.size() && s.incumbent) {
         commit_incumbent_timing(t, *s.incumbent, r, who);
       } else {
+        KTUNE_CHECK(i < s.proposals.size()) << "result " << i << " of a round of " << s.proposals.size();
         if (r.build_ms >= 0) t.build_s.push_back(r.build_ms / 1000.0);
         commit_result(t, s.proposals[i], s.hashes[i], r, who, s.record);
       }
@@ -376,11 +378,8 @@ struct TuningRun {
     // A rank on another device (allowed with --allow-mixed-devices) stores under its own.
     const auto other = other_device_ids.find(who.device_key);
     const bool own_device = who.device_key.empty() || other == other_device_ids.end();
-    db::MeasurementRecord m =
-        schedule_store::measurement_record(r, schedule_id, own_device ? device_id : other->second, run_id);
+    db::MeasurementRecord m = measurement_of(r, schedule_id, own_device ? device_id : other->second, who);
     if (std::isfinite(p.predicted)) m.predicted = p.predicted;
-    m.host = who.host;
-    if (measurer.width() > 1 || who.rank > 0) m.rank = who.rank;
     store.record_measurement(m);  // committed here: a crash after this loses nothing
     if (!own_device) {
       t.measured.insert(schedule_hash);
@@ -403,14 +402,23 @@ struct TuningRun {
   // It is not a trial of the search.
   void commit_incumbent_timing(Task& t, const MeasureItem& incumbent, const measure::MeasureResult& r,
                                const Provenance& who) {
-    if (!r.ok()) return;
+    // A rank on another device timed this device's best: that figure is no measurement of it here.
+    const bool other_device = !who.device_key.empty() && other_device_ids.count(who.device_key) > 0;
+    if (!r.ok() || other_device) return;
     const int64_t schedule_id = store.upsert_schedule(t.workload_id, incumbent.schedule_hash,
                                                       incumbent.schedule.to_json().dump());
-    db::MeasurementRecord m = schedule_store::measurement_record(r, schedule_id, device_id, run_id);
+    store.record_measurement(measurement_of(r, schedule_id, device_id, who));
+    t.summary.best_ns = stored_best_ns(store, t, device_key);
+  }
+
+  // The row of `r` for a schedule on a device, naming who measured it (the rank only when
+  // several measure).
+  db::MeasurementRecord measurement_of(const measure::MeasureResult& r, int64_t schedule_id, int64_t device,
+                                       const Provenance& who) const {
+    db::MeasurementRecord m = schedule_store::measurement_record(r, schedule_id, device, run_id);
     m.host = who.host;
     if (measurer.width() > 1 || who.rank > 0) m.rank = who.rank;
-    store.record_measurement(m);
-    t.summary.best_ns = stored_best_ns(store, t, device_key);
+    return m;
   }
 
   // Closes task `t`'s round: it is numbered, the scheduler learns its new best, and the round is logged.

@@ -1,7 +1,8 @@
 // Tests cluster/coordinator_measurer.cc without MPI: ranks scripted in-process answer every
 // batch at once. Two rounds in flight are each collected with their own results (the newer
 // round's early results are kept, not lost or given to the older round), a stop drains the
-// round without reporting it, and a rank on another device is refused or kept as asked.
+// round without reporting it, the stored best goes to every rank and its timings come back
+// after the round's items, and a rank on another device is refused or kept as asked.
 #include "cluster/coordinator_measurer.h"
 
 #include <gtest/gtest.h>
@@ -43,6 +44,12 @@ class ScriptedRanks : public Transport {
     if (tag != Tag::kBatch) return;
     const auto batch = decode_batch(text);
     ASSERT_TRUE(batch.has_value());
+    if (batch->incumbent || time_a_stray_incumbent) {
+      // The stored best timed beside the first challenger (median = batch * 1000 + 999).
+      measure::MeasureResult best;
+      best.median_ns = batch->batch * 1000 + 999;
+      inbox_[to].push_back({to, Tag::kResult, encode(ResultMessage{batch->batch, kIncumbentItem, best})});
+    }
     for (const BatchItem& item : batch->items) {
       measure::MeasureResult r;
       r.median_ns = batch->batch * 1000 + item.id;
@@ -61,6 +68,9 @@ class ScriptedRanks : public Transport {
     ADD_FAILURE() << "the coordinator waits for a message no rank will send";
     throw std::runtime_error("deadlock");
   }
+
+  // Ranks answer with a timing of the stored best even when the batch names none.
+  bool time_a_stray_incumbent = false;
 
   std::vector<Received> sent_to(int rank, Tag tag) const {
     std::vector<Received> out;
@@ -162,6 +172,41 @@ TEST(CoordinatorMeasurer, ARankOnAnotherDeviceIsRefusedUnlessMixedDevicesAreAllo
   EXPECT_EQ(allowed.width(), 3);
   ASSERT_EQ(allowed.other_devices().size(), 1u);
   EXPECT_EQ(targets::device_key(allowed.other_devices()[0]), targets::device_key(device_with("other cpu")));
+}
+
+TEST(CoordinatorMeasurer, TheStoredBestGoesToEveryRankAndItsTimingsComeBackAfterTheItems) {
+  ScriptedRanks ranks(3, -1);
+  CoordinatorMeasurer coordinator(ranks, options());
+  search::MeasureRound round = round_of(4);
+  round.incumbent = search::MeasureItem{"hbest", scheduler::Schedule{}, "incumbent"};
+  coordinator.submit(round);
+  for (int rank : {1, 2}) {
+    const auto batches = ranks.sent_to(rank, Tag::kBatch);
+    ASSERT_EQ(batches.size(), 1u);
+    const auto batch = decode_batch(batches[0].text);
+    ASSERT_TRUE(batch && batch->incumbent) << "rank " << rank;
+    EXPECT_EQ(batch->incumbent->schedule_hash, "hbest");
+  }
+  const std::atomic<int> no_stop{0};
+  std::multiset<size_t> items;
+  coordinator.collect(no_stop, [&](size_t i, const measure::MeasureResult& r, const search::Provenance&) {
+    items.insert(i);
+    if (i == 4) {
+      EXPECT_EQ(r.median_ns, 1999);
+    }
+    return true;
+  });
+  EXPECT_EQ(items, (std::multiset<size_t>{0, 1, 2, 3, 4, 4})) << "each rank's timing of the stored best is item 4";
+
+  // A round that named no stored best takes no timing of one.
+  ranks.time_a_stray_incumbent = true;
+  coordinator.submit(round_of(4));
+  items.clear();
+  coordinator.collect(no_stop, [&](size_t i, const measure::MeasureResult&, const search::Provenance&) {
+    items.insert(i);
+    return true;
+  });
+  EXPECT_EQ(items, (std::multiset<size_t>{0, 1, 2, 3}));
 }
 
 TEST(CoordinatorMeasurer, NoRankLeftIsAnError) {

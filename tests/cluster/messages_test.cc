@@ -23,7 +23,7 @@ TEST(Messages, EachRoundTrips) {
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->spec, R"({"ops": []})");
 
-  Batch batch{7, "k1", 1234.5, 1.7e12, {{0, "h0", R"({"funcs":[]})", "predicted"}, {5, "h5", "{}", "random"}}};
+  Batch batch{7, "k1", 1234.5, 1.7e12, {{0, "h0", R"({"funcs":[]})", "predicted"}, {5, "h5", "{}", "random"}}, std::nullopt};
   const auto b = decode_batch(encode(batch));
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->batch, 7);
@@ -33,6 +33,13 @@ TEST(Messages, EachRoundTrips) {
   EXPECT_EQ(b->items[1].id, 5);
   EXPECT_EQ(b->items[1].schedule_hash, "h5");
   EXPECT_EQ(b->items[0].schedule_json, R"({"funcs":[]})");
+  EXPECT_FALSE(b->incumbent.has_value()) << "a round without a stored best names none";
+  batch.incumbent = BatchItem{kIncumbentItem, "hbest", R"({"funcs":[1]})", "incumbent"};
+  const auto with_best = decode_batch(encode(batch));
+  ASSERT_TRUE(with_best.has_value() && with_best->incumbent.has_value());
+  EXPECT_EQ(with_best->incumbent->id, kIncumbentItem);
+  EXPECT_EQ(with_best->incumbent->schedule_hash, "hbest");
+  EXPECT_EQ(with_best->incumbent->schedule_json, R"({"funcs":[1]})");
 
   measure::MeasureResult r;
   r.status = measure::MeasureStatus::kWrongResult;

@@ -1,8 +1,9 @@
 // `mpirun -n 3 ktune tune` for real: rank 0 tunes two small specs and writes the database,
 // ranks 1 and 2 measure. The database then holds measurements from both measuring ranks
-// with their host, passes its page check, and measured no schedule twice; a measuring rank
-// killed mid-run (SIGKILL to its process) ends the job but leaves every committed row, and
-// the same command resumes. Skipped when ktune was built without MPI or mpirun is missing.
+// with their host, passes its page check, and measured no schedule twice but the stored
+// bests timed again beside a challenger; a measuring rank killed mid-run (SIGKILL to its
+// process) ends the job but leaves every committed row, and the same command resumes.
+// Skipped when ktune was built without MPI or mpirun is missing.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -73,7 +74,9 @@ TEST_F(MpiTune, TwoMeasuringRanksFillOneDatabaseWithProvenance) {
   open.mode = sqlite::OpenMode::kReadOnly;
   tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path.string(), open);
   const tuning_db::DbStats stats = db.stats();
-  EXPECT_EQ(stats.rows.measurements, 24);
+  EXPECT_EQ(stats.rows.schedules, 24) << "24 trials, no schedule measured twice";
+  // Beyond them, only stored bests timed again beside a challenger that beat them.
+  EXPECT_GE(stats.rows.measurements, 24);
   std::set<int64_t> ranks;
   for (const tuning_db::MeasurerStats& m : stats.measurers) {
     EXPECT_FALSE(m.host.empty());
@@ -82,7 +85,6 @@ TEST_F(MpiTune, TwoMeasuringRanksFillOneDatabaseWithProvenance) {
   }
   EXPECT_EQ(ranks, (std::set<int64_t>{1, 2})) << "both measuring ranks measured; rank 0 only coordinated";
   EXPECT_NO_THROW(db.check_pages());
-  EXPECT_EQ(stats.rows.schedules, stats.rows.measurements) << "no schedule measured twice";
 
   // The provenance reaches the user: db stats, export-json and the report name the ranks.
   const std::string stats_text = ktune_output("db stats --db " + db_path.string());
@@ -148,8 +150,8 @@ TEST_F(MpiTune, AKilledMeasuringRankLosesOnlyItsCandidatesAndTheRunResumes) {
     open.mode = sqlite::OpenMode::kReadOnly;
     tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path.string(), open);
     EXPECT_NO_THROW(db.check_pages());
-    committed = db.stats().rows.measurements;
-    EXPECT_EQ(db.stats().rows.schedules, committed);
+    committed = db.stats().rows.schedules;
+    EXPECT_LE(committed, db.stats().rows.measurements);
   }
   EXPECT_GE(committed, 4) << "results committed before the rank died stay";
   EXPECT_LT(committed, 400);
@@ -158,8 +160,7 @@ TEST_F(MpiTune, AKilledMeasuringRankLosesOnlyItsCandidatesAndTheRunResumes) {
   tuning_db::OpenOptions open;
   open.mode = sqlite::OpenMode::kReadOnly;
   tuning_db::TuningDb db = tuning_db::TuningDb::open(db_path.string(), open);
-  EXPECT_EQ(db.stats().rows.measurements, committed + 8) << "the rerun resumes: 8 new schedules, none measured again";
-  EXPECT_EQ(db.stats().rows.schedules, db.stats().rows.measurements);
+  EXPECT_EQ(db.stats().rows.schedules, committed + 8) << "the rerun resumes: 8 new schedules, none measured again";
 }
 
 }  // namespace
