@@ -97,10 +97,11 @@ void CoordinatorMeasurer::submit(search::MeasureRound round) {
   sent.has_incumbent = round.incumbent.has_value();
   double start_before_unix_ms = -1;
   if (round.start_before) start_before_unix_ms = unix_ms(*round.start_before);
+  std::optional<BatchItem> incumbent;  // the same for every rank
+  if (round.incumbent) incumbent = batch_item(kIncumbentItem, *round.incumbent);
   for (int rank : sent.dispatch.busy_ranks()) {
-    Batch b{sent.batch, round.workload_key, round.incumbent_ns, start_before_unix_ms, {}, std::nullopt};
+    Batch b{sent.batch, round.workload_key, round.incumbent_ns, start_before_unix_ms, {}, incumbent};
     for (int id : sent.dispatch.items_of(rank)) b.items.push_back(batch_item(id, round.items[static_cast<size_t>(id)]));
-    if (round.incumbent) b.incumbent = batch_item(kIncumbentItem, *round.incumbent);
     transport_.send(rank, Tag::kBatch, encode(b));
   }
   sent_rounds_.push_back(std::move(sent));

@@ -1,7 +1,5 @@
 #include "search/local_measurer.h"
 
-#include <algorithm>
-
 #include "measure/retime.h"
 #include "scheduler/apply.h"
 
@@ -83,9 +81,9 @@ const measure::BuiltCandidate* LocalMeasurer::built_incumbent(const MeasureRound
   if (!round.incumbent) return nullptr;
   const std::string& hash = round.incumbent->schedule_hash;
   std::deque<measure::BuiltCandidate>& kept = incumbents_[round.workload_key];
-  auto it = std::find_if(kept.begin(), kept.end(),
-                         [&](const measure::BuiltCandidate& b) { return b.candidate.schedule_hash == hash; });
-  if (it != kept.end()) return &*it;
+  for (const measure::BuiltCandidate& b : kept) {
+    if (b.candidate.schedule_hash == hash) return &b;
+  }
   measure::BuildOptions build;
   build.threads = 1;
   build.target = options_.jit_target;
@@ -98,11 +96,8 @@ const measure::BuiltCandidate* LocalMeasurer::built_incumbent(const MeasureRound
 }
 
 void LocalMeasurer::keep_incumbent(const std::string& workload_key, measure::BuiltCandidate built) {
+  // `built` is never kept already: it was not found there, or it is a new challenger.
   std::deque<measure::BuiltCandidate>& kept = incumbents_[workload_key];
-  const std::string hash = built.candidate.schedule_hash;
-  kept.erase(std::remove_if(kept.begin(), kept.end(),
-                            [&](const measure::BuiltCandidate& b) { return b.candidate.schedule_hash == hash; }),
-             kept.end());
   kept.push_front(std::move(built));
   if (kept.size() > kKeptIncumbents) kept.pop_back();
 }
