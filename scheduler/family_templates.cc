@@ -159,7 +159,14 @@ void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, cons
   if (nest && nest->position(st.vectorize) == 0 && add_vector_reduce(with, *nest, factor)) st = with;
 }
 
-TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {
+bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target) {
+  const LoopAnalysis* x = consumer.pure_loop(0);
+  const LoopAnalysis* y = consumer.pure_loop(1);
+  const int64_t panel = kPanelVectors * consumer.native_lanes(target);
+  return x && y && !consumer.pure_loop(2) && x->extent >= 8 * panel && y->extent >= 2 * kPanelRows;
+}
+
+TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target, bool panels) {
   TilingChoice c;
   const int lanes = consumer.native_lanes(target);
   const LoopAnalysis* x = consumer.pure_loop(0);
@@ -169,8 +176,36 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetI
     if (x->extent >= 2 * lanes) c.inner_tile = std::min<int64_t>(16 * lanes, x->extent / lanes * lanes);
   }
   if (y && y->extent > 32) c.second_tile = 32;
+  if (panels && column_panels_fit(consumer, target)) {
+    c.inner_tile = kPanelVectors * lanes;
+    c.second_tile = kPanelRows;
+    c.panels = true;
+  }
   c.parallel_loops = 1;
   return c;
+}
+
+std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Schedule& schedule, const FuncAnalysis& func,
+                                            const StageAnalysis& update) {
+  const LoopAnalysis& x = *update.pure_loop(0);
+  for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
+    if (use->func >= 0 || !contains(use->contiguous_loops, x.name)) continue;
+    const InputAnalysis* input = analysis.find_input(use->name);
+    if (!input || input->extents.size() != 2) continue;
+    for (const ComputeLocation& at : pack_locations(analysis, schedule, input->name)) {
+      if (at.kind != ComputeLocation::Kind::kAt) continue;
+      const FuncSchedule* host = schedule.find(at.consumer);
+      const LoopAnalysis* host_x = analysis.find(at.consumer)->stages[at.consumer_stage].pure_loop(0);
+      const StageSchedule st = host ? host->stage_or_empty(at.consumer_stage) : StageSchedule{};
+      // A column panel: the host's outermost loop is the outer piece of its vector loop.
+      if (!host_x || at.loop != loop_piece(host_x->name, "_o") || st.order.empty() || st.order.back() != at.loop) continue;
+      InputPack pack = transposed_pack(analysis, *input, 0);
+      pack.compute = at;
+      pack.parallel = false;
+      return pack;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,

@@ -7,7 +7,8 @@
 //   - a column reduction (a column sum) at root: chunks of rows in parallel, each streaming
 //     whole rows, four per pass, into a vector of partial sums;
 //   - a matmul accumulator per tile of its consumer: two vectors by several rows held in
-//     registers, the reduction blocked, an operand read across its rows packed transposed;
+//     registers, the reduction blocked, an operand read across its rows packed transposed,
+//     one read along its rows packed per column panel of the consumer;
 //   - a convolution accumulator per tile of its consumer: a vector across x by rows by
 //     output channels in registers, the window inside the input channels.
 #pragma once
@@ -41,9 +42,25 @@ StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& 
 // ones), the innermost reduction piece of `st` vectorized inside its pure vector
 // (vector_reduce.h); `st` unchanged otherwise.
 void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target, StageSchedule& st);
+// Column panels of a matmul's consumer: kPanelVectors vectors wide, walked down blocks of
+// kPanelRows rows. They fit a consumer of two loops with eight panels or more across and
+// two blocks down.
+inline constexpr int64_t kPanelVectors = 4;
+inline constexpr int64_t kPanelRows = 32;
+bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target);
 // The tiling of the Func that reads a matmul accumulator pointwise: tiles of 16 vectors by
-// 32 rows, the accumulator computed per tile (at "x_o").
-TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
+// 32 rows, the accumulator computed per tile (at "x_o"); with `panels` where they fit,
+// column panels in parallel, the accumulator computed per block of rows (at "y_o"). With
+// the operand read along the panel packed per panel (panel_operand_pack), `ktune bench
+// bench/suite/gemm_1024.json bench/suite/mlp_gelu.json --methods ktune,ktune-heuristic,onednn`
+// on a database of a 100-minute run (whose bests were the tiles of 256 by 32) timed this
+// heuristic at 5.74 and 4.52 ms, the tiles at 6.28 and 4.80, oneDNN at 6.17 and 4.93.
+TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target, bool panels);
+// The pack of the operand a matmul reads along its consumer's column panels (B's rows), in
+// its own order per panel: the panel's rows are then contiguous, not a row of B apart.
+// Only for a rank-2 input whose host's outermost loop is a panel ("x_o", outermost).
+std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Schedule& schedule, const FuncAnalysis& func,
+                                            const StageAnalysis& update);
 // The pack that makes a matmul's vector loop walk an input contiguously (attention's K
 // read across its rows): that input's dimension moved innermost, at root, in parallel.
 std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,

@@ -50,10 +50,15 @@ InputPack transposed_pack(const Analysis& analysis, const InputAnalysis& input, 
 std::optional<InputPack> draw_pack(const Analysis& analysis, const Schedule& schedule, const InputAnalysis& input,
                                    Rng& rng) {
   if (input.extents.size() < 2) return std::nullopt;
-  // One outer dimension moved innermost: the transpose a reader walking it wants.
-  const int moved = 1 + static_cast<int>(rng.below(static_cast<int64_t>(input.extents.size()) - 1));
+  // One dimension moved innermost: an outer one is the transpose a reader walking it wants;
+  // the contiguous one keeps the input's order, a copy worth making only per loop of the host
+  // (a panel of a matmul's operand, contiguous where the input's rows are far apart).
+  const int moved = static_cast<int>(rng.below(static_cast<int64_t>(input.extents.size())));
   InputPack pack = transposed_pack(analysis, input, moved);
-  pack.compute = rng.pick(pack_locations(analysis, schedule, input.name));
+  std::vector<ComputeLocation> locations = pack_locations(analysis, schedule, input.name);
+  if (moved == 0) locations.erase(locations.begin());  // root comes first
+  if (locations.empty()) return std::nullopt;
+  pack.compute = rng.pick(locations);
   pack.parallel = pack.compute.kind == ComputeLocation::Kind::kRoot;
   return pack;
 }

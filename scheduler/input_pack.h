@@ -29,12 +29,13 @@ std::vector<ComputeLocation> pack_locations(const Analysis& analysis, const Sche
 // element size, at most the extent of the innermost stored dimension `storage0`.
 int64_t pack_vector_width(const Analysis& analysis, const InputAnalysis& input, const std::string& storage0);
 
-// The pack of `input` with dimension `dim` (> 0) moved innermost and the others in order,
-// at root, its copy vectorized and parallel.
+// The pack of `input` with dimension `dim` moved innermost and the others in order (the
+// input's own order for `dim` 0), at root, its copy vectorized and parallel.
 InputPack transposed_pack(const Analysis& analysis, const InputAnalysis& input, int dim);
 
-// A random pack of `input` that moves one of its outer dimensions innermost (a transpose),
-// at a random location of pack_locations; nullopt for an input of rank 1.
+// A random pack of `input` at a random location of pack_locations: one of its outer
+// dimensions moved innermost (a transpose), or its own order at a loop of its host (a
+// panel); nullopt for an input of rank 1, or for a panel without such a loop.
 std::optional<InputPack> draw_pack(const Analysis& analysis, const Schedule& schedule, const InputAnalysis& input,
                                    Rng& rng);
 

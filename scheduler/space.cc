@@ -192,14 +192,19 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
-// The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), where
-// a matmul's or convolution's accumulator is computed per tile (family_templates.h), if
-// `at` offers it.
+// The location at the innermost outer tile loop of the consumer ("x_o", or "y_o" inside
+// column panels), where a matmul's or convolution's accumulator is computed per tile
+// (family_templates.h), if `at` offers it.
 std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const std::vector<ComputeLocation>& at) {
+  // `at` runs from the innermost loop outwards: the first outer piece of the consumer's
+  // first two loops encloses one tile (x_o; y_o where column panels put x_o outermost).
   for (const ComputeLocation& o : at) {
     const FuncAnalysis* consumer = analysis.find(o.consumer);
-    const LoopAnalysis* x = consumer ? consumer->stages[o.consumer_stage].pure_loop(0) : nullptr;
-    if (x && o.loop == loop_piece(x->name, "_o")) return o;
+    const StageAnalysis* stage = consumer ? &consumer->stages[o.consumer_stage] : nullptr;
+    for (size_t d = 0; stage && d < 2; ++d) {
+      const LoopAnalysis* loop = stage->pure_loop(d);
+      if (loop && o.loop == loop_piece(loop->name, "_o")) return o;
+    }
   }
   return std::nullopt;
 }
@@ -373,7 +378,7 @@ TilingChoice Space::tiling_choice(int func, const StageAnalysis& sa, bool root, 
   if (family && root && sa.stage == 0 && !sa.first_reduction()) {
     switch (accumulator_family_read(analysis_, func)) {
       case AccumulatorFamily::kMatmul:
-        return matmul_consumer_choice(sa, analysis_.target);
+        return matmul_consumer_choice(sa, analysis_.target, rng ? rng->chance(0.5) : true);
       case AccumulatorFamily::kConv:
         return conv_consumer_choice(sa, analysis_.target);
       case AccumulatorFamily::kNone:
@@ -409,7 +414,9 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
     for (const FuncAnalysis& fa : analysis_.funcs) {
       if (fa.has_updates() && is_matmul_update(fa, fa.stages.back()) && (!rng || rng->chance(0.5))) {
         const auto transposed = transposed_operand_pack(analysis_, fa, fa.stages.back());
+        const auto panel = panel_operand_pack(analysis_, s, fa, fa.stages.back());
         if (transposed && transposed->input == input.name) pack = transposed;
+        if (!pack && panel && panel->input == input.name) pack = panel;
       }
     }
     if (!pack && rng && rng->chance(0.03)) pack = draw_pack(analysis_, s, input, *rng);

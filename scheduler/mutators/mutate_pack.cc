@@ -1,6 +1,6 @@
 // pack: an input of rank >= 2 gets a packed copy (one outer dimension moved innermost, at
-// root or at a loop of its host), or its pack moves to another location, stores another
-// order, or is dropped.
+// root or at a loop of its host, or its own order at a loop of its host), or its pack moves
+// to another location, stores another order, or is dropped.
 #include <algorithm>
 
 #include "scheduler/input_pack.h"
@@ -59,6 +59,8 @@ class PackMutator : public Mutator {
     } else {
       const auto drawn = draw_pack(a, s, input, rng);
       if (!drawn || drawn->storage == current->storage) return std::nullopt;
+      // A copy in the input's own order pays only per loop of its host (a panel).
+      if (drawn->storage == input_dims(input) && current->compute.kind == ComputeLocation::Kind::kRoot) return std::nullopt;
       changed.storage = drawn->storage;
       changed.vector_width = pack_vector_width(a, input, changed.storage[0]);
     }

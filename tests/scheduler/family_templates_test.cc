@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "scheduler/space.h"
 #include "scheduler/stage_template.h"
 
 #include "tests/scheduler/test_support.h"
@@ -142,6 +143,66 @@ TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
     const bool unrolled = std::count(consumer.unroll.begin(), consumer.unroll.end(), "c_i") == 1;
     EXPECT_EQ(unrolled, block.third_tile <= 16) << block.third_tile << " channels";
   }
+}
+
+// Column panels (kPanelVectors vectors wide) of a matmul's consumer, x_o outermost and
+// parallel, the accumulator per block of rows, B's panel packed in B's own order per panel.
+TEST(FamilyTemplates, MatmulConsumersWalkColumnPanelsWithTheOperandPackedPerPanel) {
+  TargetInfo avx512 = testing::test_target();
+  avx512.vector_lanes = 16;
+  avx512.vector_registers = 32;
+  const auto gemm = testing::suite_subgraph("gemm_1024");
+  const Analysis a = analyze(*gemm, avx512);
+  const StageAnalysis& c = a.find("C")->stages[0];
+  ASSERT_TRUE(column_panels_fit(c, avx512));
+  const TilingChoice panels = matmul_consumer_choice(c, avx512, true);
+  EXPECT_TRUE(panels.panels);
+  EXPECT_EQ(panels.inner_tile, kPanelVectors * 16);
+  EXPECT_EQ(panels.second_tile, kPanelRows);
+  const StageSchedule walked = make_stage(c, panels);
+  EXPECT_EQ(walked.order, (std::vector<std::string>{"x_i", "y_i", "x_m", "y_o", "x_o"}));
+  EXPECT_EQ(walked.parallel, std::vector<std::string>{"x_o"});
+  const StageSchedule tiled = make_stage(c, matmul_consumer_choice(c, avx512, false));
+  EXPECT_EQ(tiled.order, (std::vector<std::string>{"x_i", "y_i", "x_m", "x_o", "y_o"}));
+  EXPECT_EQ(tiled.parallel, std::vector<std::string>{"y_o"});
+
+  const Space space(analyze(*gemm, avx512));
+  const Schedule heuristic = space.heuristic();
+  EXPECT_EQ(heuristic.find("C_acc")->compute, (ComputeLocation{ComputeLocation::Kind::kAt, "C", 0, "y_o"}));
+  const auto pack = panel_operand_pack(space.analysis(), heuristic, *space.analysis().find("C_acc"),
+                                       space.analysis().find("C_acc")->stages[1]);
+  ASSERT_TRUE(pack.has_value());
+  EXPECT_EQ(pack->input, "B") << "A is read across its rows, one element per vector";
+  EXPECT_EQ(pack->storage, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(pack->compute, (ComputeLocation{ComputeLocation::Kind::kAt, "C", 0, "x_o"}));
+  EXPECT_FALSE(pack->parallel);
+  EXPECT_EQ(heuristic.packs, std::vector<InputPack>{*pack});
+
+  // Tiles instead of panels: no panel to pack per.
+  Schedule tiles = heuristic;
+  tiles.find("C")->stages = {tiled};
+  EXPECT_FALSE(panel_operand_pack(space.analysis(), tiles, *space.analysis().find("C_acc"),
+                                  space.analysis().find("C_acc")->stages[1])
+                   .has_value());
+  // Attention scores have a third loop (the heads), a small matmul too few panels.
+  const auto bmm = testing::suite_subgraph("bmm_scores");
+  EXPECT_FALSE(column_panels_fit(analyze(*bmm, avx512).find("S")->stages[0], avx512));
+  const auto small = testing::spec_subgraph(R"({"inputs": [{"name": "A", "shape": [256, 64]}, {"name": "B", "shape": [64, 256]}],
+    "ops": [{"op": "matmul", "inputs": ["A", "B"], "output": "C"}], "outputs": ["C"]})");
+  EXPECT_FALSE(column_panels_fit(analyze(*small, avx512).find("C")->stages[0], avx512));
+}
+
+// The heuristic in panels with B packed per panel computes the product right, tails included
+// (8 lanes: panels of 32 columns, 300 = 9 panels and 12 columns).
+TEST(FamilyTemplates, APanelPackedMatmulIsCorrect) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "A", "shape": [70, 40]}, {"name": "B", "shape": [40, 300]}],
+    "ops": [{"op": "matmul", "inputs": ["A", "B"], "output": "C"}], "outputs": ["C"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule s = space.heuristic();
+  ASSERT_EQ(s.packs.size(), 1u) << s.to_json().dump();
+  EXPECT_EQ(s.packs[0].compute.loop, "x_o");
+  const auto inputs = sg->make_inputs(5);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
 TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {

@@ -63,6 +63,29 @@ TEST(CmdMeasure, HeuristicAndScheduleFilesAreMeasured) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["schedule_hash"], j["schedule_hash"]);
 }
 
+// --assembly writes the code behind the figure: the kernel's own function, whose code
+// follows the schedule (the heuristic's vectorized doubling is a packed add).
+TEST(CmdMeasure, AssemblyIsTheScheduledKernelsCode) {
+  const std::string naive = testing::scratch_path("measure_naive.s");
+  const std::string heuristic = testing::scratch_path("measure_heuristic.s");
+  const auto n = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 5 --threads 1 --assembly " + naive);
+  ASSERT_EQ(n.exit_code, 0) << n.out;
+  EXPECT_THAT(n.out, HasSubstr("wrote the assembly to " + naive));
+  const auto h = run_ktune("measure " + tiny_spec() + " --named heuristic --repeat-min-ms 5 --threads 1 --assembly " + heuristic);
+  ASSERT_EQ(h.exit_code, 0) << h.out;
+  const auto text = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  EXPECT_THAT(text(naive), HasSubstr("tiny_scale:"));
+  EXPECT_THAT(text(heuristic), HasSubstr("tiny_scale:"));
+  EXPECT_THAT(text(heuristic), HasSubstr("vaddps"));
+  EXPECT_NE(text(naive), text(heuristic)) << "two schedules, two kernels";
+  const auto bad = run_ktune("measure " + tiny_spec() + " --named naive --assembly /nonexistent-dir/k.s");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.out, HasSubstr("/nonexistent-dir/k.s: --assembly: cannot write this file"));
+}
+
 TEST(CmdMeasure, BadScheduleFilesAreUsageErrors) {
   auto r = run_ktune("measure " + tiny_spec() + " --schedule /nonexistent/s.json");
   EXPECT_EQ(r.exit_code, 2);

@@ -38,12 +38,14 @@ TEST(CmdSpace, SamplesAreJsonSchedulesThatRoundTrip) {
 TEST(CmdSpace, HeuristicAsHalideAndLoopNest) {
   const auto h = run_ktune("space " + suite("gemm_1024") + " --named heuristic --format halide");
   EXPECT_EQ(h.exit_code, 0);
-  EXPECT_THAT(h.out, HasSubstr("C_acc.compute_at(C, x_o);"));
+  EXPECT_THAT(h.out, HasSubstr("C_acc.compute_at(C, y_o);"));
+  EXPECT_THAT(h.out, HasSubstr("Func B_pack = B.in();"));
   EXPECT_THAT(h.out, HasSubstr(".vectorize(x_i);"));
   const auto l = run_ktune("space " + suite("gemm_1024") + " --named heuristic --format loopnest");
   EXPECT_EQ(l.exit_code, 0);
   EXPECT_THAT(l.out, HasSubstr("produce C_acc"));
-  EXPECT_THAT(l.out, HasSubstr("parallel y.y_o"));
+  EXPECT_THAT(l.out, HasSubstr("parallel x.x_t.x_o"));
+  EXPECT_THAT(l.out, HasSubstr("produce B_im"));
 }
 
 TEST(CmdSpace, StatsReportAcceptance) {

@@ -1,7 +1,9 @@
 // `ktune measure SPEC | --generator LIB:NAME [--param k=v] (--schedule FILE | --named naive|heuristic)
-//  [--repeat-min-ms N] [--min-repeats N] [--threads N] [--seed N] [--format text|json]`
+//  [--repeat-min-ms N] [--min-repeats N] [--threads N] [--seed N] [--assembly FILE] [--format text|json]`
 // Builds one schedule of one subgraph, runs it isolated on the seeded inputs, checks it
 // against the reference and times it; prints the status, median, spread, GFLOP/s and GB/s.
+// --assembly also writes the kernel's assembly for this machine's target, to read the code
+// behind a figure.
 // Exit code 0 when the measurement is ok, 1 for any other status, 2 for bad input.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -25,6 +27,7 @@
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
+#include "targets/host_target.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
 
@@ -44,6 +47,7 @@ struct MeasureOptions {
   uint64_t seed = 1;                    // seed of the generated inputs
   double timeout_ms = 120000;           // limit of the isolated run
   std::string format = "text";          // text or json
+  std::string assembly_file;            // --assembly FILE: where to write the kernel's assembly
 };
 
 // The schedule named on the command line as a Candidate apply function, and its name.
@@ -68,6 +72,18 @@ std::pair<std::function<void(const subgraphs::BuiltPipeline&)>, std::string> sch
   return {scheduler::make_applier(schedule, space.analysis()), schedule.hash()};
 }
 
+// Compiles the scheduled subgraph ahead of time for this machine's target (without Halide's
+// runtime) and writes its assembly to `path`.
+void write_assembly(const subgraphs::Subgraph& sg, const std::function<void(const subgraphs::BuiltPipeline&)>& apply,
+                    const std::string& path) {
+  if (!std::ofstream(path)) throw UserError(format_user_error(path, "", "--assembly: cannot write this file"));
+  const subgraphs::BuiltPipeline built = sg.build();
+  apply(built);
+  Halide::Pipeline pipeline = built.pipeline;
+  const Halide::Target target = Halide::Target(targets::jit_halide_target()).with_feature(Halide::Target::NoRuntime);
+  pipeline.compile_to_assembly(path, pipeline.infer_arguments(), sg.name(), target);
+}
+
 int run_measure(const MeasureOptions& opt) {
   if (opt.spec.empty() == opt.generator.empty()) {
     throw UserError("measure: give exactly one SPEC file or --generator LIB:NAME");
@@ -88,6 +104,10 @@ int run_measure(const MeasureOptions& opt) {
   const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
   const auto [apply, schedule_hash] = schedule_from(opt, space);
   const std::string schedule_name = opt.named.empty() ? opt.schedule_file : opt.named;
+  if (!opt.assembly_file.empty()) {
+    write_assembly(*sg, apply, opt.assembly_file);
+    if (opt.format == "text") std::fprintf(stderr, "wrote the assembly to %s\n", opt.assembly_file.c_str());
+  }
 
   if (opt.format == "text") std::fprintf(stderr, "building %s (%s) ...\n", sg->name().c_str(), schedule_name.c_str());
   measure::BuildOptions build_options;
@@ -153,6 +173,7 @@ CommandRunner register_measure(CLI::App& sub) {
   sub.add_option("--timeout-ms", opt->timeout_ms, "kill the isolated run after this many ms")
       ->check(finite_range(1, 86400000))
       ->capture_default_str();
+  sub.add_option("--assembly", opt->assembly_file, "also write the kernel's assembly for this machine's target to FILE");
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   return [opt] { return run_measure(*opt); };
 }
