@@ -25,6 +25,31 @@ int reduction_loops(const StageAnalysis& stage) {
   return static_cast<int>(std::count_if(stage.loops.begin(), stage.loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
 }
 
+// True when Func `func` reaches Func `target` through pointwise reads that keep dimension 0
+// (a bias and an activation after a matmul), each read indexing dimension 0 by `func`'s x.
+bool x_reaches_dim0(const Analysis& analysis, const FuncAnalysis& func, const std::string& target, int depth = 0) {
+  if (func.name == target) return true;
+  const LoopAnalysis* x = func.stages.front().pure_loop(0);
+  if (!x || depth > 8) return false;
+  for (const ProducerUse& use : func.stages.front().uses) {
+    if (use.func < 0 || use.dim_loops.empty() || use.dim_loops[0] != std::vector<std::string>{x->name}) continue;
+    if (x_reaches_dim0(analysis, analysis.funcs[use.func], target, depth + 1)) return true;
+  }
+  return false;
+}
+
+// True when `at` is the outer piece of its host's vector loop, outermost in the host's order
+// (a column panel), and the host's x is the accumulator `acc`'s x.
+bool is_column_panel(const Analysis& analysis, const Schedule& schedule, const ComputeLocation& at, const FuncAnalysis& acc) {
+  const FuncAnalysis* host = analysis.find(at.consumer);
+  const FuncSchedule* scheduled = schedule.find(at.consumer);
+  if (!host || !scheduled || at.consumer_stage != 0) return false;
+  const LoopAnalysis* x = host->stages[0].pure_loop(0);
+  const StageSchedule st = scheduled->stage_or_empty(0);
+  return x && at.loop == loop_piece(x->name, "_o") && !st.order.empty() && st.order.back() == at.loop &&
+         x_reaches_dim0(analysis, *host, acc.name);
+}
+
 }  // namespace
 
 bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
@@ -163,7 +188,8 @@ bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target) 
   const LoopAnalysis* x = consumer.pure_loop(0);
   const LoopAnalysis* y = consumer.pure_loop(1);
   const int64_t panel = kPanelVectors * consumer.native_lanes(target);
-  return x && y && !consumer.pure_loop(2) && x->extent >= 8 * panel && y->extent >= 2 * kPanelRows;
+  const int64_t panels = std::max<int64_t>(8, 2 * target.cores);  // two or more per core
+  return x && y && !consumer.pure_loop(2) && x->extent >= panels * panel && y->extent >= 2 * kPanelRows;
 }
 
 TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target, bool panels) {
@@ -193,16 +219,12 @@ std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Sche
     const InputAnalysis* input = analysis.find_input(use->name);
     if (!input || input->extents.size() != 2) continue;
     for (const ComputeLocation& at : pack_locations(analysis, schedule, input->name)) {
-      if (at.kind != ComputeLocation::Kind::kAt) continue;
-      const FuncSchedule* host = schedule.find(at.consumer);
-      const LoopAnalysis* host_x = analysis.find(at.consumer)->stages[at.consumer_stage].pure_loop(0);
-      const StageSchedule st = host ? host->stage_or_empty(at.consumer_stage) : StageSchedule{};
-      // A column panel: the host's outermost loop is the outer piece of its vector loop.
-      if (!host_x || at.loop != loop_piece(host_x->name, "_o") || st.order.empty() || st.order.back() != at.loop) continue;
-      InputPack pack = transposed_pack(analysis, *input, 0);
-      pack.compute = at;
-      pack.parallel = false;
-      return pack;
+      if (at.kind == ComputeLocation::Kind::kAt && is_column_panel(analysis, schedule, at, func)) {
+        InputPack pack = transposed_pack(analysis, *input, 0);
+        pack.compute = at;
+        pack.parallel = false;
+        return pack;
+      }
     }
   }
   return std::nullopt;

@@ -120,7 +120,8 @@ struct FuncSchedule {
 // A packed copy of a pipeline input (Halide's `input.in()`): computed once per iteration
 // of `compute`, with its dimensions stored in `storage` order, so that the stage reading it
 // walks it contiguously (attention's K transposed so that a vector of keys is contiguous,
-// a convolution's weights with the output channels innermost).
+// a convolution's weights with the output channels innermost, a matmul's B copied per
+// column panel of the product, in its own order, so that the panel's rows are adjacent).
 //   {"input": "K", "storage": ["y", "x", "z"], "compute": {"kind": "root"}, "vector_width": 16, "parallel": true}
 struct InputPack {
   std::string input;                 // a pipeline input (buffer), by name

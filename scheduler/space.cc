@@ -192,19 +192,22 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
-// The location at the innermost outer tile loop of the consumer ("x_o", or "y_o" inside
-// column panels), where a matmul's or convolution's accumulator is computed per tile
-// (family_templates.h), if `at` offers it.
-std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const std::vector<ComputeLocation>& at) {
-  // `at` runs from the innermost loop outwards: the first outer piece of the consumer's
-  // first two loops encloses one tile (x_o; y_o where column panels put x_o outermost).
+// The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), or at
+// "y_o" where x_o is outermost (column panels), where a matmul's or convolution's
+// accumulator is computed per tile (family_templates.h), if `at` offers it.
+std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const Schedule& schedule,
+                                                      const std::vector<ComputeLocation>& at) {
   for (const ComputeLocation& o : at) {
     const FuncAnalysis* consumer = analysis.find(o.consumer);
+    const FuncSchedule* scheduled = schedule.find(o.consumer);
     const StageAnalysis* stage = consumer ? &consumer->stages[o.consumer_stage] : nullptr;
-    for (size_t d = 0; stage && d < 2; ++d) {
-      const LoopAnalysis* loop = stage->pure_loop(d);
-      if (loop && o.loop == loop_piece(loop->name, "_o")) return o;
-    }
+    const LoopAnalysis* x = stage ? stage->pure_loop(0) : nullptr;
+    const LoopAnalysis* y = stage ? stage->pure_loop(1) : nullptr;
+    if (!x) continue;
+    const std::vector<std::string> order = scheduled ? scheduled->stage_or_empty(o.consumer_stage).order : std::vector<std::string>{};
+    const bool panels = !order.empty() && order.back() == loop_piece(x->name, "_o");
+    const std::string tile = panels && y ? loop_piece(y->name, "_o") : loop_piece(x->name, "_o");
+    if (o.loop == tile) return o;
   }
   return std::nullopt;
 }
@@ -338,7 +341,7 @@ Schedule Space::build(Rng* rng) const {
         f.compute.kind = ComputeLocation::Kind::kInline;
       } else if (columns) {
         f.compute.kind = ComputeLocation::Kind::kRoot;
-      } else if (const auto tile = per_tile ? consumer_tile_location(analysis_, at) : std::nullopt) {
+      } else if (const auto tile = per_tile ? consumer_tile_location(analysis_, s, at) : std::nullopt) {
         f.compute = *tile;
       } else if (at_tile && (fa.has_updates() || (stencil && full_resolution(analysis_, i, *at_tile)) ||
                              beside_its_readers(analysis_, s, i, *at_tile))) {
@@ -414,9 +417,9 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
     for (const FuncAnalysis& fa : analysis_.funcs) {
       if (fa.has_updates() && is_matmul_update(fa, fa.stages.back()) && (!rng || rng->chance(0.5))) {
         const auto transposed = transposed_operand_pack(analysis_, fa, fa.stages.back());
-        const auto panel = panel_operand_pack(analysis_, s, fa, fa.stages.back());
         if (transposed && transposed->input == input.name) pack = transposed;
-        if (!pack && panel && panel->input == input.name) pack = panel;
+        const auto panel = pack ? std::nullopt : panel_operand_pack(analysis_, s, fa, fa.stages.back());
+        if (panel && panel->input == input.name) pack = panel;
       }
     }
     if (!pack && rng && rng->chance(0.03)) pack = draw_pack(analysis_, s, input, *rng);

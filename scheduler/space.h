@@ -68,8 +68,9 @@ class Space {
   // a draw), or nullopt when it belongs to none.
   std::optional<StageSchedule> family_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,
                                             Rng* rng) const;
-  // Packs of the inputs: the transposed operand of a matmul (heuristic; half of the draws),
-  // and rarely a drawn pack of any input (draws).
+  // Packs of the inputs: a matmul's operand read across its rows transposed, or the one read
+  // along its consumer's column panels copied per panel (heuristic; half of the draws), and
+  // rarely a drawn pack of any input (draws).
   void add_packs(Schedule& schedule, Rng* rng) const;
   Schedule build_gpu(Rng* rng) const;  // the same for CUDA targets (scheduler/space_gpu.cc)
 

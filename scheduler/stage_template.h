@@ -1,5 +1,6 @@
 // The shapes of stage schedules that work, as a few numbers: a vector width for the
-// innermost pure loop (optionally a larger tile around it), a tile of the second pure
+// innermost pure loop (optionally a larger tile around it, optionally walked as column
+// panels, outermost), a tile of the second pure
 // loop (optionally unrolled), a split of the innermost reduction loop, where the
 // reduction sits relative to the tiles, how many outer loops run in parallel, and
 // rfactor. The sampler and the heuristic draw these numbers; make_stage turns them into

@@ -1,10 +1,32 @@
 // Compute location: a non-inlined, non-output Func moves to another legal place (root, or
-// another loop of its consumer).
+// another loop of its consumer). A pack computed where its reader no longer is follows: a
+// transposed copy goes to root, a copy in the input's own order (a panel) is dropped.
+#include <algorithm>
+
+#include "scheduler/input_pack.h"
 #include "scheduler/mutators/mutator.h"
 #include "scheduler/mutators/mutator_util.h"
 
 namespace ktune::scheduler {
 namespace {
+
+// Packs whose location `s` no longer offers, moved to root (transposes) or dropped (panels).
+void rehome_packs(Schedule& s, const Analysis& a) {
+  std::vector<InputPack> kept;
+  for (InputPack p : s.packs) {
+    const InputAnalysis* input = a.find_input(p.input);
+    const std::vector<ComputeLocation> legal = pack_locations(a, s, p.input);
+    if (!input || std::find(legal.begin(), legal.end(), p.compute) != legal.end()) {
+      kept.push_back(p);
+      continue;
+    }
+    if (p.storage == input_dims(*input)) continue;
+    p.compute = ComputeLocation{};
+    p.parallel = true;
+    kept.push_back(p);
+  }
+  s.packs = kept;
+}
 
 class ComputeLocationMutator : public Mutator {
  public:
@@ -33,6 +55,7 @@ class ComputeLocationMutator : public Mutator {
       }
       mutators::drop_empty_stages(out.funcs[f]);
     }
+    rehome_packs(out, space.analysis());
     return out;
   }
 };

@@ -53,13 +53,17 @@ class PackMutator : public Mutator {
     if (choice == 1) {
       std::vector<ComputeLocation> others = pack_locations(a, s, input.name);
       others.erase(std::remove(others.begin(), others.end(), current->compute), others.end());
+      if (current->storage == input_dims(input)) {  // an own-order copy stays at a loop (validate_packs.cc)
+        others.erase(std::remove_if(others.begin(), others.end(),
+                                    [](const ComputeLocation& l) { return l.kind == ComputeLocation::Kind::kRoot; }),
+                     others.end());
+      }
       if (others.empty()) return std::nullopt;
       changed.compute = rng.pick(others);
       changed.parallel = changed.compute.kind == ComputeLocation::Kind::kRoot;
     } else {
       const auto drawn = draw_pack(a, s, input, rng);
       if (!drawn || drawn->storage == current->storage) return std::nullopt;
-      // A copy in the input's own order pays only per loop of its host (a panel).
       if (drawn->storage == input_dims(input) && current->compute.kind == ComputeLocation::Kind::kRoot) return std::nullopt;
       changed.storage = drawn->storage;
       changed.vector_width = pack_vector_width(a, input, changed.storage[0]);

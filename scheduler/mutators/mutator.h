@@ -39,7 +39,7 @@ std::unique_ptr<Mutator> make_unroll_mutator();            // unroll a small inn
 std::unique_ptr<Mutator> make_parallel_mutator();          // more or fewer fused parallel loops
 std::unique_ptr<Mutator> make_loop_order_mutator();        // swap two adjacent loops
 std::unique_ptr<Mutator> make_rfactor_mutator();           // split a reduction with rfactor, or undo it
-std::unique_ptr<Mutator> make_pack_mutator();              // pack an input (a transposed copy), move, reorder or drop it
+std::unique_ptr<Mutator> make_pack_mutator();              // pack an input (transposed, or per loop), move, reorder or drop it
 std::unique_ptr<Mutator> make_tail_mutator();              // another tail strategy for a split of a pure loop
 std::unique_ptr<Mutator> make_vector_reduce_mutator();     // vectorize a reduction piece of 2 or 4 (dot products), or stop
 std::unique_ptr<Mutator> make_gpu_staging_mutator();       // CUDA: kernel <-> shared-memory staging at a block

@@ -1,4 +1,5 @@
-// Packs: each names an input of the pipeline once, stores a permutation of its dimensions,
+// Packs: each names an input of the pipeline once, stores a permutation of its dimensions
+// (its own order only at a loop: a copy of the whole input in its own order gains nothing),
 // is computed at root or at a loop the input's one host offers (input_pack.h), vectorizes
 // its copy no wider than the target allows and than its innermost stored dimension, and
 // runs in parallel only at root. A pack is a CPU decision.
@@ -31,6 +32,9 @@ std::optional<std::string> check_pack(const InputPack& p, const Schedule& s, con
   std::sort(dims.begin(), dims.end());
   std::sort(storage.begin(), storage.end());
   if (storage != dims) return where + "storage must list each of the input's " + std::to_string(dims.size()) + " dimensions once";
+  if (p.storage == input_dims(*input) && p.compute.kind == ComputeLocation::Kind::kRoot) {
+    return where + "a copy in the input's own order is made per loop of its host, not at root";
+  }
   const std::vector<ComputeLocation> legal = pack_locations(a, s, p.input);
   if (std::find(legal.begin(), legal.end(), p.compute) == legal.end()) {
     return where + "it cannot be computed at " +

@@ -205,6 +205,22 @@ TEST(FamilyTemplates, APanelPackedMatmulIsCorrect) {
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
+// A product read transposed: the consumer's panels run down the product's rows, so B (read
+// along the product's columns) has no panel to be copied per; the schedule stays right.
+TEST(FamilyTemplates, AProductReadTransposedHasNoPanelPack) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "A", "shape": [300, 40]}, {"name": "B", "shape": [40, 100]}],
+    "ops": [{"op": "matmul", "inputs": ["A", "B"], "output": "C"}, {"op": "transpose", "inputs": ["C"], "output": "T"}],
+    "outputs": ["T"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule s = space.heuristic();
+  ASSERT_TRUE(column_panels_fit(space.analysis().find("T")->stages[0], testing::test_target()));
+  ASSERT_FALSE(s.find("T")->stages.empty());
+  EXPECT_EQ(s.find("T")->stages[0].order.back(), "x_o") << "T walks column panels";
+  EXPECT_TRUE(s.packs.empty()) << s.to_json().dump();
+  const auto inputs = sg->make_inputs(6);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
 TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
   const auto sg = testing::suite_subgraph("bmm_scores");
   const Analysis a = analyze(*sg, testing::test_target());

@@ -1,6 +1,7 @@
 // Tests scheduler/input_pack.cc and the packs of apply(): where a packed copy of an input may
-// be computed, what a drawn pack looks like (a transpose, or a copy per loop), and that a pack computes the right answer at
-// root and at a loop of its host (a transposed K of attention scores).
+// be computed, what a drawn pack looks like (a transpose, or a copy per loop), and that a
+// pack computes the right answer at root and at a loop of its host (a transposed K of
+// attention scores).
 #include "scheduler/input_pack.h"
 
 #include <gtest/gtest.h>

@@ -314,6 +314,10 @@ TEST_F(ValidatorsTest, PacksNameAnInputPermuteItAndSitWhereItsHostAllows) {
   EXPECT_THAT(reason(s), HasSubstr("only a pack at root runs in parallel"));
   s.packs[0].parallel = false;
   EXPECT_EQ(reason(s), "");
+  s.packs[0].storage = {"x", "y"};  // B's own order: a copy per loop only
+  EXPECT_EQ(reason(s), "");
+  s.packs[0].compute = ComputeLocation{};
+  EXPECT_THAT(reason(s), HasSubstr("pack of B: a copy in the input's own order is made per loop of its host, not at root"));
   s.packs = {pack, pack};
   EXPECT_THAT(reason(s), HasSubstr("input \"B\" is packed twice"));
 

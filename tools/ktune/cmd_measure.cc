@@ -25,6 +25,7 @@
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/generator_loader.h"
 #include "subgraphs/spec_subgraph.h"
+#include "targets/c_identifier.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
 #include "targets/host_target.h"
@@ -73,15 +74,23 @@ std::pair<std::function<void(const subgraphs::BuiltPipeline&)>, std::string> sch
 }
 
 // Compiles the scheduled subgraph ahead of time for this machine's target (without Halide's
-// runtime) and writes its assembly to `path`.
-void write_assembly(const subgraphs::Subgraph& sg, const std::function<void(const subgraphs::BuiltPipeline&)>& apply,
+// runtime) and writes its assembly to `path`, the kernel named as `ktune export` names it.
+// Returns false, having said why, when Halide cannot compile it (the measurement that
+// follows reports the same failure as its status).
+bool write_assembly(const subgraphs::Subgraph& sg, const std::function<void(const subgraphs::BuiltPipeline&)>& apply,
                     const std::string& path) {
   if (!std::ofstream(path)) throw UserError(format_user_error(path, "", "--assembly: cannot write this file"));
-  const subgraphs::BuiltPipeline built = sg.build();
-  apply(built);
-  Halide::Pipeline pipeline = built.pipeline;
-  const Halide::Target target = Halide::Target(targets::jit_halide_target()).with_feature(Halide::Target::NoRuntime);
-  pipeline.compile_to_assembly(path, pipeline.infer_arguments(), sg.name(), target);
+  try {
+    const subgraphs::BuiltPipeline built = sg.build();
+    apply(built);
+    Halide::Pipeline pipeline = built.pipeline;
+    const Halide::Target target = Halide::Target(targets::jit_halide_target()).with_feature(Halide::Target::NoRuntime);
+    pipeline.compile_to_assembly(path, pipeline.infer_arguments(), targets::c_identifier(sg.name(), "ktune_"), target);
+    return true;
+  } catch (const Halide::Error& e) {
+    std::fprintf(stderr, "ktune: --assembly: compiling %s failed: %s\n", sg.name().c_str(), e.what());
+    return false;
+  }
 }
 
 int run_measure(const MeasureOptions& opt) {
@@ -104,9 +113,8 @@ int run_measure(const MeasureOptions& opt) {
   const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
   const auto [apply, schedule_hash] = schedule_from(opt, space);
   const std::string schedule_name = opt.named.empty() ? opt.schedule_file : opt.named;
-  if (!opt.assembly_file.empty()) {
-    write_assembly(*sg, apply, opt.assembly_file);
-    if (opt.format == "text") std::fprintf(stderr, "wrote the assembly to %s\n", opt.assembly_file.c_str());
+  if (!opt.assembly_file.empty() && write_assembly(*sg, apply, opt.assembly_file) && opt.format == "text") {
+    std::fprintf(stderr, "wrote the assembly to %s\n", opt.assembly_file.c_str());
   }
 
   if (opt.format == "text") std::fprintf(stderr, "building %s (%s) ...\n", sg->name().c_str(), schedule_name.c_str());

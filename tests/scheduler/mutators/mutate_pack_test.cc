@@ -41,6 +41,17 @@ TEST(MutatePack, PacksEitherInputEitherWayAndUndoes) {
   EXPECT_TRUE(from_packed.count("K:z@root "));
   EXPECT_FALSE(from_packed.count("K:x@root ")) << "a copy in K's own order at root is a copy for nothing";
   EXPECT_TRUE(from_packed.count("Q:y@root K:y@root ")) << "packs stay in input order";
+  // From a copy of K in its own order at a loop: moved to other loops, never to root.
+  Schedule panel = base;
+  panel.packs = {packed.packs[0]};
+  panel.packs[0].storage = {"x", "y", "z"};
+  panel.packs[0].compute = pack_locations(space.analysis(), base, "K").back();
+  panel.packs[0].parallel = false;
+  ASSERT_EQ(space.validate(panel).value_or(""), "");
+  const auto from_panel = testing::reached_alternatives(*m, panel, space, packs_of);
+  EXPECT_TRUE(from_panel.count("none"));
+  EXPECT_TRUE(from_panel.count("K:y@loop ")) << "transposed where it is";
+  EXPECT_FALSE(from_panel.count("K:x@root "));
   // A pack changes the kernel, not the answer.
   const auto inputs = sg->make_inputs(4);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), packed, inputs, sg->reference(inputs)), "");
