@@ -23,8 +23,9 @@ namespace ktune::cost_model {
 // Bump whenever a field is added, removed, reordered or computed differently: models store
 // it and a model of another version is refused.
 // 2: the gpu group; 3: bytes per element of each buffer's type; 4: rfactor placements and
-// input packs (pipeline group), packed inputs' strides.
-inline constexpr int kFeatureVersion = 5;
+// input packs (pipeline group), packed inputs' strides; 5: vector_reduce; 6: Funcs stored
+// in another order (reordered_funcs, and their strides in that order), reduction_stride.
+inline constexpr int kFeatureVersion = 6;
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h
@@ -32,7 +33,7 @@ struct FeatureInputs;  // cost_model/internal/feature_inputs.h
 
 // The whole schedule.
 struct PipelineFeatures {
-  static constexpr int kCount = 16;
+  static constexpr int kCount = 17;
   float funcs = 0;             // Funcs in the pipeline
   float stages_run = 0;        // stages that run as loops (stages of inlined Funcs do not)
   float inlined_funcs = 0;     // Funcs computed inline
@@ -45,6 +46,7 @@ struct PipelineFeatures {
   float vector_reduce_factor = 0;  // the largest such piece (2 or 4); 0 when none
   float packed_inputs = 0;     // inputs read through a packed copy
   float packed_bytes = 0;      // bytes the packs copy
+  float reordered_funcs = 0;   // Funcs stored in another order than their definition's
   float points_computed = 0;   // iterations of every running stage times its realizations
   float points_ideal = 0;      // the same with every running stage computed exactly once
   float recompute_ratio = 0;   // points_computed / points_ideal (>= 1 with overlapping tiles)
@@ -193,7 +195,7 @@ struct StageFeatures {
 
 // One buffer (an input or a Func's realization), over every stage that reads it.
 struct AccessFeatures {
-  static constexpr int kCount = 12;
+  static constexpr int kCount = 13;
   float loaded_bytes = 0;     // bytes loaded from it
   float footprint_bytes = 0;  // distinct bytes one realization of each reading stage touches,
                               // times its realizations, summed
@@ -202,6 +204,8 @@ struct AccessFeatures {
   float inner_stride = 0;     // |address step| in elements along the innermost loop of the
                               // heaviest reader; kUnknownStride (1e6) when not affine
   float vector_stride = 0;    // the same along its vectorized loop; -1 when it is not vectorized
+  float reduction_stride = 0; // the same along its innermost reduction loop that is neither
+                              // unrolled nor vectorized; -1 without one
   float is_input = 0;         // 1 for a pipeline input
   float compute_at = 0;       // 1 for a Func computed at a consumer's loop
   float realizations = 0;     // times it is computed (1 for inputs and root Funcs)

@@ -51,7 +51,10 @@ class Applier {
   }
 
   void apply(const Schedule& schedule) {
-    for (const FuncSchedule& fs : schedule.funcs) apply_compute(fs, schedule);
+    for (const FuncSchedule& fs : schedule.funcs) {
+      apply_compute(fs, schedule);
+      apply_storage(fs);
+    }
     for (const InputPack& pack : schedule.packs) apply_pack(pack, schedule);
     for (const FuncSchedule& fs : schedule.funcs) {
       for (const StageSchedule& st : fs.stages) apply_stage(fs, st);
@@ -203,6 +206,20 @@ class Applier {
         break;
       }
     }
+  }
+
+  // The Func's buffer stored with its pure variables in `storage` order, innermost first.
+  void apply_storage(const FuncSchedule& fs) {
+    if (fs.storage.empty() || fs.compute.kind == ComputeLocation::Kind::kInline) return;
+    names_ = &stage_names(fs.func, 0);
+    std::vector<Halide::Var> order;
+    std::string listed;
+    for (const std::string& dim : fs.storage) {
+      order.push_back(loop_var(dim, false).var);
+      listed += (listed.empty() ? "" : ", ") + ident(dim);
+    }
+    funcs_.at(fs.func).func.reorder_storage(order);
+    body_ << "  " << fs.func << ".reorder_storage(" << listed << ");\n";
   }
 
   void apply_stage(const FuncSchedule& fs, const StageSchedule& st) {

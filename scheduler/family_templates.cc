@@ -45,8 +45,7 @@ bool is_column_panel(const Analysis& analysis, const Schedule& schedule, const C
   const FuncSchedule* scheduled = schedule.find(at.consumer);
   if (!host || !scheduled || at.consumer_stage != 0) return false;
   const LoopAnalysis* x = host->stages[0].pure_loop(0);
-  const StageSchedule st = scheduled->stage_or_empty(0);
-  return x && at.loop == loop_piece(x->name, "_o") && !st.order.empty() && st.order.back() == at.loop &&
+  return x && at.loop == loop_piece(x->name, "_o") && walks_column_panels(host->stages[0], scheduled->stage_or_empty(0)) &&
          x_reaches_dim0(analysis, *host, acc.name);
 }
 
@@ -209,6 +208,11 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetI
   }
   c.parallel_loops = 1;
   return c;
+}
+
+bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st) {
+  const LoopAnalysis* x = consumer.pure_loop(0);
+  return x && !st.order.empty() && st.order.back() == loop_piece(x->name, "_o");
 }
 
 std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Schedule& schedule, const FuncAnalysis& func,

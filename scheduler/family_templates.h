@@ -48,6 +48,9 @@ void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, cons
 inline constexpr int64_t kPanelVectors = 4;
 inline constexpr int64_t kPanelRows = 32;
 bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target);
+// True when `st` walks `consumer` in column panels: the outer piece of its innermost pure
+// loop ("x_o") is outermost in its order.
+bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st);
 // The tiling of the Func that reads a matmul accumulator pointwise: tiles of 16 vectors by
 // 32 rows, the accumulator computed per tile (at "x_o"); with `panels` where they fit,
 // column panels in parallel, the accumulator computed per block of rows (at "y_o"). With

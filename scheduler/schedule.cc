@@ -261,7 +261,7 @@ bool StageSchedule::operator==(const StageSchedule& o) const {
          gpu == o.gpu;
 }
 bool FuncSchedule::operator==(const FuncSchedule& o) const {
-  return func == o.func && compute == o.compute && stages == o.stages;
+  return func == o.func && compute == o.compute && stages == o.stages && storage == o.storage;
 }
 
 StageSchedule FuncSchedule::stage_or_empty(int stage) const {
@@ -291,6 +291,8 @@ json Schedule::to_json() const {
     ordered fj;
     fj["func"] = f.func;
     fj["compute"] = compute_json(f.compute);
+    // Only when reordered, so that other schedules keep their canonical text (and hash).
+    if (!f.storage.empty()) fj["storage"] = strings(f.storage);
     ordered stages = ordered::array();
     for (const StageSchedule& s : f.stages) {
       ordered sj;
@@ -344,10 +346,11 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
   if (!fs.is_array()) fail(where, "funcs", "expected an array");
   for (size_t i = 0; i < fs.size(); ++i) {
     const std::string fp = "funcs[" + std::to_string(i) + "]";
-    check_keys(fs[i], {"func", "compute", "stages"}, where, fp);
+    check_keys(fs[i], {"func", "compute", "storage", "stages"}, where, fp);
     FuncSchedule f;
     f.func = string_field(fs[i], "func", where, fp);
     f.compute = compute_field(fs[i], where, fp);
+    f.storage = string_list(fs[i], "storage", where, fp);
     if (fs[i].contains("stages")) {
       const json& stages = fs[i]["stages"];
       if (!stages.is_array()) fail(where, fp + ".stages", "expected an array");

@@ -112,6 +112,11 @@ struct FuncSchedule {
   std::string func;                   // Func name as in the analysis (scheduler/analysis.h)
   ComputeLocation compute;
   std::vector<StageSchedule> stages;  // at most one entry per stage, ascending
+  // The Func's pure variables in the order its buffer stores them, innermost first
+  // (Halide's reorder_storage): a convolution's accumulator with the output channels
+  // innermost, so that a vector of channels is contiguous. Empty = the definition's order.
+  // Only for a Func computed at root or at a loop that is not an output.
+  std::vector<std::string> storage;
   // The entry of `stage`, or an empty one (Halide's defaults) when it has none.
   StageSchedule stage_or_empty(int stage) const;
   bool operator==(const FuncSchedule& o) const;

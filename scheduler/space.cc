@@ -4,6 +4,7 @@
 #include "scheduler/space.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "scheduler/family_templates.h"
@@ -204,8 +205,7 @@ std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, 
     const LoopAnalysis* x = stage ? stage->pure_loop(0) : nullptr;
     const LoopAnalysis* y = stage ? stage->pure_loop(1) : nullptr;
     if (!x) continue;
-    const std::vector<std::string> order = scheduled ? scheduled->stage_or_empty(o.consumer_stage).order : std::vector<std::string>{};
-    const bool panels = !order.empty() && order.back() == loop_piece(x->name, "_o");
+    const bool panels = scheduled && walks_column_panels(*stage, scheduled->stage_or_empty(o.consumer_stage));
     const std::string tile = panels && y ? loop_piece(y->name, "_o") : loop_piece(x->name, "_o");
     if (o.loop == tile) return o;
   }
@@ -412,14 +412,28 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
 }
 
 void Space::add_packs(Schedule& s, Rng* rng) const {
+  // The packs each matmul Func offers, worked out once per Func (a panel pack walks its
+  // host's loop nest).
+  struct OperandPacks {
+    std::optional<InputPack> transposed, panel;
+  };
+  std::map<std::string, OperandPacks> offered;
+  const auto operand_packs = [&](const FuncAnalysis& fa) -> const OperandPacks& {
+    auto it = offered.find(fa.name);
+    if (it == offered.end()) {
+      OperandPacks p{transposed_operand_pack(analysis_, fa, fa.stages.back()),
+                     panel_operand_pack(analysis_, s, fa, fa.stages.back())};
+      it = offered.emplace(fa.name, std::move(p)).first;
+    }
+    return it->second;
+  };
   for (const InputAnalysis& input : analysis_.inputs) {
     std::optional<InputPack> pack;
     for (const FuncAnalysis& fa : analysis_.funcs) {
       if (fa.has_updates() && is_matmul_update(fa, fa.stages.back()) && (!rng || rng->chance(0.5))) {
-        const auto transposed = transposed_operand_pack(analysis_, fa, fa.stages.back());
-        if (transposed && transposed->input == input.name) pack = transposed;
-        const auto panel = pack ? std::nullopt : panel_operand_pack(analysis_, s, fa, fa.stages.back());
-        if (panel && panel->input == input.name) pack = panel;
+        const OperandPacks& packs = operand_packs(fa);
+        if (packs.transposed && packs.transposed->input == input.name) pack = packs.transposed;
+        if (!pack && packs.panel && packs.panel->input == input.name) pack = packs.panel;
       }
     }
     if (!pack && rng && rng->chance(0.03)) pack = draw_pack(analysis_, s, input, *rng);

@@ -1,5 +1,6 @@
 // AccessFeatures: how each buffer is read (bytes, distinct bytes and lines, reuse, the
-// address step along the innermost and vectorized loops), for the most-read buffers.
+// address step along the innermost, vectorized and innermost reduction loops), for the
+// most-read buffers.
 #include <algorithm>
 #include <cstdlib>
 
@@ -46,6 +47,7 @@ std::vector<AccessFeatures> AccessFeatures::compute(const internal::FeatureInput
         heaviest[g.buffer] = bytes;
         f.inner_stride = g.inner_steps.empty() ? 0.f : stride_value(g.inner_steps[read]);
         f.vector_stride = g.vector_steps.empty() ? -1.f : stride_value(g.vector_steps[read]);
+        f.reduction_stride = g.reduction_steps.empty() ? -1.f : stride_value(g.reduction_steps[read]);
         f.run_bytes = static_cast<float>(internal::run_bytes(g, element_bytes));
       }
     }
@@ -82,12 +84,13 @@ std::vector<AccessFeatures> AccessFeatures::compute(const internal::FeatureInput
 
 std::vector<std::string> AccessFeatures::names() {
   return {"loaded_bytes",  "footprint_bytes", "footprint_lines", "reuse",         "inner_stride", "vector_stride",
-          "is_input",      "compute_at",      "realizations",    "alloc_bytes",   "readers",      "run_bytes"};
+          "reduction_stride", "is_input",   "compute_at",      "realizations",  "alloc_bytes",  "readers",
+          "run_bytes"};
 }
 
 void AccessFeatures::append_to(std::vector<float>& out) const {
-  out.insert(out.end(), {loaded_bytes, footprint_bytes, footprint_lines, reuse, inner_stride, vector_stride, is_input,
-                         compute_at, realizations, alloc_bytes, readers, run_bytes});
+  out.insert(out.end(), {loaded_bytes, footprint_bytes, footprint_lines, reuse, inner_stride, vector_stride,
+                         reduction_stride, is_input, compute_at, realizations, alloc_bytes, readers, run_bytes});
 }
 
 }  // namespace ktune::cost_model

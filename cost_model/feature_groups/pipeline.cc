@@ -19,7 +19,8 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
   f.rfactor_pure_vector = static_cast<float>(in.model.rfactor_pure_vector);
   f.vector_reduce_stages = static_cast<float>(in.model.vector_reduce_stages);
   f.vector_reduce_factor = static_cast<float>(in.model.vector_reduce_factor);
-  f.packed_inputs = static_cast<float>(in.model.storage_orders.size());
+  f.packed_inputs = static_cast<float>(in.model.packed_inputs);
+  f.reordered_funcs = static_cast<float>(in.model.reordered_funcs);
   f.packed_bytes = static_cast<float>(in.model.packed_bytes);
   double computed = 0;
   for (const internal::StageMetrics& m : in.metrics) computed += m.points;
@@ -35,14 +36,14 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
 std::vector<std::string> PipelineFeatures::names() {
   return {"funcs",           "stages_run",          "inlined_funcs",   "compute_at_funcs", "root_funcs",
           "rfactor_stages",  "rfactor_at_func",     "rfactor_pure_vector", "vector_reduce_stages",
-          "vector_reduce_factor", "packed_inputs", "packed_bytes",
+          "vector_reduce_factor", "packed_inputs", "packed_bytes", "reordered_funcs",
           "points_computed", "points_ideal",        "recompute_ratio", "compulsory_bytes"};
 }
 
 void PipelineFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {funcs, stages_run, inlined_funcs, compute_at_funcs, root_funcs, rfactor_stages,
                          rfactor_at_func, rfactor_pure_vector, vector_reduce_stages, vector_reduce_factor,
-                         packed_inputs, packed_bytes, points_computed,
+                         packed_inputs, packed_bytes, reordered_funcs, points_computed,
                          points_ideal, recompute_ratio, compulsory_bytes});
 }
 

@@ -142,9 +142,28 @@ void add_packs(const scheduler::Analysis& analysis, const PipelineFacts& facts, 
     }
     if (order.size() != input->extents.size()) continue;
     model.storage_orders[buffer] = order;
+    ++model.packed_inputs;
     double elements = 1;
     for (int64_t e : input->extents) elements *= static_cast<double>(e);
     model.packed_bytes += elements * input->element_bytes;
+  }
+}
+
+// The storage order of every Func stored in another order than its definition's (reads of
+// it, and its own stores, step through that order).
+void add_func_storage(const scheduler::Analysis& analysis, const scheduler::Schedule& schedule, ScheduleModel& model) {
+  for (int f = 0; f < static_cast<int>(analysis.funcs.size()); ++f) {
+    const scheduler::FuncAnalysis& fa = analysis.funcs[f];
+    const scheduler::FuncSchedule* fs = schedule.find(fa.name);
+    if (!fs || fs->storage.size() != fa.args.size()) continue;
+    std::vector<int> order;
+    for (const std::string& var : fs->storage) {
+      const auto it = std::find(fa.args.begin(), fa.args.end(), var);
+      if (it != fa.args.end()) order.push_back(static_cast<int>(it - fa.args.begin()));
+    }
+    if (order.size() != fa.args.size()) continue;
+    model.storage_orders[f] = order;
+    ++model.reordered_funcs;
   }
 }
 
@@ -173,6 +192,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
                                    FootprintCache& cache, const scheduler::Schedule& schedule) {
   ScheduleModel model;
   add_packs(analysis, facts, schedule, model);
+  add_func_storage(analysis, schedule, model);
   const int n = static_cast<int>(analysis.funcs.size());
   model.funcs.resize(n);
   std::vector<const scheduler::FuncSchedule*> sched(n, nullptr);

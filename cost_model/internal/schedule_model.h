@@ -40,6 +40,9 @@ struct AccessGroupModel {
   // one per path; kUnknownStride when an access is not affine.
   std::vector<int64_t> inner_steps;
   std::vector<int64_t> vector_steps;  // empty when the stage is not vectorized
+  // The same along the innermost reduction loop that is neither unrolled nor vectorized (a
+  // matmul's k: a whole row of B apart, or a few vectors in a panel's copy); empty without one.
+  std::vector<int64_t> reduction_steps;
   // Footprint per loop level k (the tile of loops [0, k)), k = 0..depth; owned by the
   // FootprintCache, valid while it lives.
   std::vector<const Footprint*> levels;
@@ -99,9 +102,11 @@ struct ScheduleModel {
   int rfactor_pure_vector = 0;     // of which streaming rows into vectors of partial results
   int vector_reduce_stages = 0;    // stages with a vectorized reduction piece (dot products)
   int vector_reduce_factor = 0;    // the largest such piece (2 or 4); 0 when none
-  // Packed inputs: buffer index -> its dimensions in the pack's storage order, innermost
-  // first (reads of a packed input step through the copy).
+  // Packed inputs and Funcs stored in another order: buffer index -> its dimensions in
+  // storage order, innermost first (reads of a packed input step through the copy).
   std::map<int, std::vector<int>> storage_orders;
+  int packed_inputs = 0;           // inputs read through a packed copy
+  int reordered_funcs = 0;         // Funcs stored in another order than their definition's
   double packed_bytes = 0;         // bytes of the packed inputs (each element copied once)
   int unknown_loops = 0;           // schedule entries naming loops that do not exist (ignored)
 };

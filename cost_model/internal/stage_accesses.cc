@@ -92,6 +92,12 @@ void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlin
     }
     return -1;
   }();
+  const int reduction = [&] {
+    for (size_t i = 0; i < sm.loops.size(); ++i) {
+      if (sm.loops[i].reduction && !sm.loops[i].unrolled && !sm.loops[i].vectorized) return static_cast<int>(i);
+    }
+    return -1;
+  }();
   for (const auto& [buffer, group_leaves] : by_buffer) {
     AccessGroupModel g;
     g.buffer = buffer;
@@ -104,6 +110,9 @@ void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlin
       const std::vector<int> order = packed == storage_orders.end() ? std::vector<int>{} : packed->second;
       if (!sm.loops.empty()) g.inner_steps.push_back(step_of(leaf->coeff, sm.loops[0], facts.buffers[buffer], order));
       if (vec >= 0) g.vector_steps.push_back(step_of(leaf->coeff, sm.loops[vec], facts.buffers[buffer], order));
+      if (reduction >= 0) {
+        g.reduction_steps.push_back(step_of(leaf->coeff, sm.loops[reduction], facts.buffers[buffer], order));
+      }
     }
     sm.loads += g.loads;
     g.group = cache.group(sm.id, buffer, g.paths);

@@ -20,7 +20,8 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
   // CPU: tile sizes and compute locations decide most of the performance; loop order,
   // vector width, unrolling and parallel granularity refine; rfactor and packed inputs
   // are rarely needed, and decisive where they are (a row reduction, a transposed operand);
-  // so are vectorized reductions (the dot products of 8-bit and bf16 products).
+  // so are vectorized reductions (the dot products of 8-bit and bf16 products) and storage
+  // orders (an accumulator vectorized along a variable its definition does not store innermost).
   return {
       {make_tile_size_mutator(), 4.0},
       {make_compute_location_mutator(), 2.0},
@@ -33,6 +34,7 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
       {make_pack_mutator(), 0.5},
       {make_tail_mutator(), 0.5},
       {make_vector_reduce_mutator(), 0.5},
+      {make_storage_mutator(), 0.3},
   };
 }
 

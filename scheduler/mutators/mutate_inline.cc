@@ -37,6 +37,7 @@ class InlineMutator : public Mutator {
     } else {
       fs.compute = ComputeLocation{ComputeLocation::Kind::kInline, "", 0, ""};
       fs.stages.clear();
+      fs.storage.clear();  // an inlined Func has no buffer
     }
     return out;
   }

@@ -42,6 +42,7 @@ std::unique_ptr<Mutator> make_rfactor_mutator();           // split a reduction 
 std::unique_ptr<Mutator> make_pack_mutator();              // pack an input (transposed, or per loop), move, reorder or drop it
 std::unique_ptr<Mutator> make_tail_mutator();              // another tail strategy for a split of a pure loop
 std::unique_ptr<Mutator> make_vector_reduce_mutator();     // vectorize a reduction piece of 2 or 4 (dot products), or stop
+std::unique_ptr<Mutator> make_storage_mutator();           // another pure variable innermost in a Func's buffer, or none
 std::unique_ptr<Mutator> make_gpu_staging_mutator();       // CUDA: kernel <-> shared-memory staging at a block
 std::unique_ptr<Mutator> make_gpu_rfactor_mutator();       // CUDA: split a starved reduction with rfactor, reshape or undo it
 

@@ -120,6 +120,49 @@ TEST(Features, PackedInputsAreReadInTheirStorageOrder) {
   EXPECT_GT(with[index_of("arith.loads_dense")], without[index_of("arith.loads_dense")]);
 }
 
+// The values a feature takes in every buffer slot ("buffer0.<name>", "buffer1.<name>", ...).
+std::vector<float> per_buffer(const std::vector<float>& features, const std::string& name) {
+  std::vector<float> out;
+  for (int b = 0; b < kFeatureBuffers; ++b) out.push_back(features[index_of("buffer" + std::to_string(b) + "." + name)]);
+  return out;
+}
+
+// A Func stored with another variable innermost is read in that order: C reading C_acc along
+// x steps 1 element in C_acc's own order and a whole column (256) with y innermost.
+TEST(Features, AFuncStoredInAnotherOrderIsReadInThatOrder) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kMatmulSpec);
+  const scheduler::Space space(a);
+  scheduler::Schedule own = space.heuristic();
+  ASSERT_NE(own.find("C_acc"), nullptr);
+  ASSERT_NE(own.find("C_acc")->compute.kind, scheduler::ComputeLocation::Kind::kInline);
+  scheduler::Schedule transposed = own;
+  transposed.find("C_acc")->storage = {"y", "x"};
+  ASSERT_EQ(space.validate(transposed).value_or(""), "");
+  const std::vector<float> with = extract_features(a, transposed);
+  const std::vector<float> without = extract_features(a, own);
+  EXPECT_EQ(with[index_of("pipeline.reordered_funcs")], 1);
+  EXPECT_EQ(without[index_of("pipeline.reordered_funcs")], 0);
+  const std::vector<float> steps_with = per_buffer(with, "vector_stride"), steps_without = per_buffer(without, "vector_stride");
+  bool c_acc_slot = false;
+  for (size_t b = 0; b < steps_with.size(); ++b) c_acc_slot |= steps_without[b] == 1 && steps_with[b] == 256;
+  EXPECT_TRUE(c_acc_slot) << "no buffer read along x with a step of 1 that becomes 256";
+}
+
+// Along the reduction loop of a naive matmul (k innermost of C_acc's update), A(k, y) steps
+// one element and B(x, k) a whole row of 256.
+TEST(Features, TheReductionStrideIsTheStepAlongTheInnermostReductionLoop) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kMatmulSpec);
+  const scheduler::Space space(a);
+  const std::vector<float> steps = per_buffer(extract_features(a, space.naive()), "reduction_stride");
+  EXPECT_NE(std::find(steps.begin(), steps.end(), 1.f), steps.end());
+  EXPECT_NE(std::find(steps.begin(), steps.end(), 256.f), steps.end());
+  // A stage without a reduction loop has no such step: an elementwise subgraph has none.
+  const scheduler::Analysis relu = testing::analyze_spec(R"({"name": "relu", "inputs": [{"name": "a", "shape": [64, 64]}],
+    "ops": [{"op": "relu", "inputs": ["a"], "output": "y"}], "outputs": ["y"]})");
+  const std::vector<float> none = per_buffer(extract_features(relu, scheduler::Space(relu).naive()), "reduction_stride");
+  EXPECT_EQ(none[0], -1.f);
+}
+
 // A u8 image is a quarter of the bytes of an f32 one: what a subgraph reads and stores is
 // counted in the bytes of each buffer's type, not 4 per element.
 TEST(Features, BytesFollowEachBuffersType) {

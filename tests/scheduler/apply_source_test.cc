@@ -67,8 +67,9 @@ TEST(ApplySource, PrintedSourceCompilesAndMatchesApply) {
 }
 
 // The transforms of library-class kernels, printed: a packed input (K transposed, at a loop
-// of its host), reductions split with rfactor and computed beside their row (softmax), and a
-// column sum whose partial sums stream whole rows, several rows per pass.
+// of its host), reductions split with rfactor and computed beside their row (softmax), a
+// column sum whose partial sums stream whole rows, several rows per pass, and a convolution's
+// accumulator stored with the output channels innermost, vectorized along them.
 TEST(ApplySource, PacksAndRFactorPlacementsPrintAsTheyApply) {
   struct Case {
     const char* spec;
@@ -102,6 +103,17 @@ TEST(ApplySource, PacksAndRFactorPlacementsPrintAsTheyApply) {
                                                {"loop": "r_x_t", "outer": "r_x_o", "inner": "r_x_m", "factor": 4}],
                         "rfactor": {"loop": "r_x_o", "pure_vector": 8}, "unroll": ["r_x_u"], "vectorize": "x_i"}]},
            {"func": "sums", "compute": {"kind": "root"}}]})"},
+      {R"({"name": "cv", "inputs": [{"name": "x", "shape": [1, 4, 6, 6]}, {"name": "w", "shape": [8, 4, 3, 3]}],
+           "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW", "padding": [1, 1]},
+                   {"op": "relu", "inputs": ["conv"], "output": "y"}], "outputs": ["y"]})",
+       R"({"funcs": [{"func": "conv_pad", "compute": {"kind": "root"}},
+           {"func": "conv_acc", "compute": {"kind": "at", "consumer": "y", "consumer_stage": 0, "loop": "x_o"}, "storage": ["c", "x", "y", "n"],
+            "stages": [{"stage": 1, "splits": [{"loop": "c", "outer": "c_o", "inner": "c_i", "factor": 8},
+                                               {"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 3}],
+                        "order": ["c_i", "x_i", "r$z", "r$y", "r$x", "c_o", "x_o", "y", "n"], "vectorize": "c_i", "unroll": ["x_i"]}]},
+           {"func": "conv", "compute": {"kind": "inline"}},
+           {"func": "y", "compute": {"kind": "root"}, "stages": [{"stage": 0,
+            "splits": [{"loop": "x", "outer": "x_o", "inner": "x_i", "factor": 3}], "order": ["c", "x_i", "x_o", "y", "n"], "vectorize": "c"}]}]})"},
   };
   struct Built {
     std::unique_ptr<subgraphs::SpecSubgraph> sg;
@@ -119,6 +131,8 @@ TEST(ApplySource, PacksAndRFactorPlacementsPrintAsTheyApply) {
     ASSERT_TRUE(b.applied.ok) << b.applied.error;
     cases.push_back(std::move(b));
   }
+  EXPECT_NE(cases.back().applied.source.find("conv_acc.reorder_storage(c, x, y_v, n);"), std::string::npos)
+      << cases.back().applied.source;
   std::vector<testing::PrintedCase> printed_cases;
   for (const Built& c : cases) printed_cases.push_back({c.sg.get(), &c.space->analysis(), &c.applied});
   const std::vector<ApplyResult> printed = testing::apply_printed_sources(printed_cases, "ktune_printed_transforms");

@@ -50,7 +50,7 @@ std::string key_stages(const Schedule& s, const Case& c, bool factors) {
       for (LoopSplit& sp : st.splits) sp.factor = 2;
     }
     Schedule one;
-    one.funcs.push_back(FuncSchedule{func, f->compute, {st}});
+    one.funcs.push_back(FuncSchedule{func, f->compute, {st}, {}});
     out += one.to_json().dump() + "\n";
   }
   return out;

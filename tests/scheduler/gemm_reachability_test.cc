@@ -22,7 +22,7 @@ StageSchedule update_stage(const Schedule& s) {
 std::string structure(StageSchedule st) {
   for (LoopSplit& sp : st.splits) sp.factor = 2;
   Schedule wrapper;
-  wrapper.funcs.push_back(FuncSchedule{"C_acc", {}, {st}});
+  wrapper.funcs.push_back(FuncSchedule{"C_acc", {}, {st}, {}});
   return wrapper.to_json().dump();
 }
 

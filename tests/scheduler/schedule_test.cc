@@ -146,6 +146,21 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
+TEST(Schedule, AStorageOrderRoundTripsAndIsPartOfTheIdentity) {
+  Schedule s = example();
+  const std::string plain = s.to_json().dump();
+  EXPECT_EQ(plain.find("storage"), std::string::npos) << "no storage key without a storage order, so earlier hashes stand";
+  s.funcs[0].storage = {"y", "x"};
+  const std::string text = s.to_json().dump();
+  EXPECT_THAT(text, HasSubstr(R"("storage":["y","x"])"));
+  const Schedule back = Schedule::from_json(nlohmann::json::parse(text), "t");
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(back.hash(), s.hash());
+  EXPECT_NE(s.hash(), example().hash());
+  EXPECT_THAT(error_of(R"({"funcs": [{"func": "C", "compute": {"kind": "root"}, "storage": "y"}]})"),
+              HasSubstr("funcs[0].storage: expected an array of loop names"));
+}
+
 TEST(Schedule, FromJsonErrorsNameTheField) {
   EXPECT_THAT(error_of(R"({"funcs": [{"func": "C"}]})"), HasSubstr("sched.json: funcs[0]: missing required field \"compute\""));
   EXPECT_THAT(error_of(R"({"funcs": [{"func": "C", "compute": {"kind": "nowhere"}}]})"),

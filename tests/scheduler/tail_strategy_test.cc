@@ -32,8 +32,8 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
   const Schedule s0 = space.naive();
   const FuncAnalysis& acc = *space.analysis().find("c_acc");
   const FuncAnalysis& out = *space.analysis().find("y");
-  const FuncSchedule root{"y", {}, {}};
-  const FuncSchedule at{"c_acc", {ComputeLocation::Kind::kAt, "y", 0, "x_o"}, {}};
+  const FuncSchedule root{"y", {}, {}, {}};
+  const FuncSchedule at{"c_acc", {ComputeLocation::Kind::kAt, "y", 0, "x_o"}, {}, {}};
   // shift_inwards: a root Func without updates only.
   StageSchedule st = split_x(0, Tail::kShiftInwards);
   EXPECT_EQ(tail_refusal(a, s0, out, root, st, st.splits[0]), std::nullopt);
@@ -48,7 +48,7 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
   // The padding itself may grow: it reads the input only at clamped indices.
   const FuncAnalysis& pad = *space.analysis().find("c_pad");
   st = split_x(0, Tail::kRoundUp);
-  EXPECT_EQ(tail_refusal(a, s0, pad, FuncSchedule{"c_pad", {}, {}}, st, st.splits[0]), std::nullopt);
+  EXPECT_EQ(tail_refusal(a, s0, pad, FuncSchedule{"c_pad", {}, {}, {}}, st, st.splits[0]), std::nullopt);
   // A Func that reads an input along the loop at unclamped indices may not (softmax's row
   // maximum reads x along its rows).
   const auto sm = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [6, 20]}],
@@ -56,7 +56,7 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
   const Space sms(analyze(*sm, testing::test_target()));
   StageSchedule rows;
   rows.splits = {{"x", "x_o", "x_i", 4, Tail::kRoundUp}};
-  EXPECT_THAT(tail_refusal(sms.analysis(), sms.naive(), *sms.analysis().find("y_max"), FuncSchedule{"y_max", {}, {}}, rows,
+  EXPECT_THAT(tail_refusal(sms.analysis(), sms.naive(), *sms.analysis().find("y_max"), FuncSchedule{"y_max", {}, {}, {}}, rows,
                            rows.splits[0]).value_or(""),
               HasSubstr("would read input \"x\" past its bounds")) << "its update reads x along its rows";
   // Reduction loops keep Halide's guard.

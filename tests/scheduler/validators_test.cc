@@ -333,6 +333,31 @@ TEST_F(ValidatorsTest, PacksNameAnInputPermuteItAndSitWhereItsHostAllows) {
   EXPECT_THAT(reason(s), HasSubstr("\"the pack of B\", which it reads, must be computed at root"));
 }
 
+TEST_F(ValidatorsTest, AStorageOrderPermutesTheBufferOfAStoredFuncThatIsNotAnOutput) {
+  Schedule s = space_->naive();  // C_acc and C at root
+  s.find("C_acc")->storage = {"y", "x"};
+  EXPECT_EQ(reason(s), "");
+  s.find("C_acc")->storage = {"y"};
+  EXPECT_THAT(reason(s), HasSubstr("C_acc storage: must list each of the Func's 2 pure variables once"));
+  s.find("C_acc")->storage = {"y", "k$x"};
+  EXPECT_THAT(reason(s), HasSubstr("C_acc storage: must list each of the Func's 2 pure variables once"));
+  s.find("C_acc")->storage.clear();
+  s.find("C")->storage = {"y", "x"};
+  EXPECT_THAT(reason(s), HasSubstr("C storage: an output is stored as its caller's buffer is laid out"));
+}
+
+TEST(Validators, AnInlinedFuncHasNoStorageOrder) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [6, 20]}],
+    "ops": [{"op": "relu", "inputs": ["a"], "output": "r"}, {"op": "gelu", "inputs": ["r"], "output": "y"}], "outputs": ["y"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.naive();
+  s.find("r")->storage = {"y", "x"};
+  EXPECT_EQ(space.validate(s).value_or(""), "") << "r at root";
+  s.find("r")->compute = ComputeLocation{ComputeLocation::Kind::kInline, "", 0, ""};
+  s.find("r")->stages.clear();
+  EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("r storage: an inlined Func has no buffer to order"));
+}
+
 TEST_F(ValidatorsTest, APackNeedsAReaderAndAnRFactoredStageOneParallelLoop) {
   const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [4, 8, 16]}, {"name": "unused", "shape": [4, 4]}],
     "ops": [{"op": "reduce_sum", "inputs": ["a"], "output": "cols", "axes": [0]}], "outputs": ["cols"]})");
