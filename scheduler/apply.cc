@@ -11,6 +11,7 @@
 
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
+#include "scheduler/tail_strategy.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/canonical_names.h"
 #include "subgraphs/subgraph.h"
@@ -59,6 +60,7 @@ class Applier {
     for (const FuncSchedule& fs : schedule.funcs) {
       for (const StageSchedule& st : fs.stages) apply_stage(fs, st);
       mark_unscheduled_updates(fs);
+      align_rounded_extents(fs);
     }
   }
 
@@ -205,6 +207,20 @@ class Applier {
         body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << compute_loop_idents_[fs.func] << ");\n";
         break;
       }
+    }
+  }
+
+  // A region as long as the updates' round_up tails make it: Halide sizes the buffer by what
+  // the pure definition computes, and an update rounding further would write past it.
+  void align_rounded_extents(const FuncSchedule& fs) {
+    if (fs.compute.kind == ComputeLocation::Kind::kInline) return;
+    const FuncAnalysis* fa = analysis_.find(fs.func);
+    if (!fa) return;
+    for (const auto& [var, multiple] : update_round_ups(*fa, fs)) {
+      if (multiple < 2) continue;
+      names_ = &stage_names(fs.func, 0);
+      funcs_.at(fs.func).func.align_extent(loop_var(var, false).var, static_cast<int>(multiple));
+      body_ << "  " << fs.func << ".align_extent(" << ident(var) << ", " << multiple << ");\n";
     }
   }
 

@@ -1,6 +1,7 @@
 #include "scheduler/tail_strategy.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "scheduler/loop_nest.h"
 
@@ -47,6 +48,15 @@ std::string unsafe_read_along(const Analysis& analysis, int func, const std::str
     }
   }
   return "";
+}
+
+// Iterations of the original loop one iteration of `loop` (an original loop or an outer
+// piece) spans: the product of the factors of the splits whose outer pieces lead to it.
+int64_t span_of(const StageSchedule& stage, const std::string& loop) {
+  for (const LoopSplit& s : stage.splits) {
+    if (s.outer == loop) return span_of(stage, s.loop) * s.factor;
+  }
+  return 1;
 }
 
 }  // namespace
@@ -98,6 +108,22 @@ std::vector<Tail> allowed_tails(const Analysis& analysis, const Schedule& all, c
     if (!tail_refusal(analysis, all, func, schedule, stage, candidate)) allowed.push_back(t);
   }
   return allowed;
+}
+
+std::map<std::string, int64_t> update_round_ups(const FuncAnalysis& func, const FuncSchedule& schedule) {
+  std::map<std::string, int64_t> multiples;
+  for (const StageSchedule& st : schedule.stages) {
+    if (st.stage < 1 || st.stage >= static_cast<int>(func.stages.size()) || st.rfactor) continue;
+    for (const LoopSplit& split : st.splits) {
+      if (split.tail != Tail::kRoundUp) continue;
+      const auto loop = loop_before(func.stages[st.stage], st, split);
+      if (!loop || loop->is_reduction) continue;
+      const int64_t tile = span_of(st, split.loop) * split.factor;
+      int64_t& m = multiples.emplace(loop->origin, 1).first->second;
+      m = std::lcm(m, tile);
+    }
+  }
+  return multiples;
 }
 
 void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {

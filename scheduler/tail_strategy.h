@@ -6,6 +6,8 @@
 // tail_refusal; the heuristic and the sampler call choose_tails.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,13 @@ std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule
 // shift_inwards first.
 std::vector<Tail> allowed_tails(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
                                 const FuncSchedule& schedule, const StageSchedule& stage, const LoopSplit& split);
+
+// The pure variables the updates of `schedule` round up, each with the multiple its region
+// must have for them (the least common multiple of their rounded tiles). Halide sizes a
+// Func's buffer by what its pure definition computes; apply() aligns the region's extent to
+// these multiples (align_extent), so that an update rounding further than the pure
+// definition stays inside the buffer.
+std::map<std::string, int64_t> update_round_ups(const FuncAnalysis& func, const FuncSchedule& schedule);
 
 // Sets the tail of every split of a pure loop that does not divide its loop (or lies in a
 // Func computed per tile of a consumer): the first allowed of shift_inwards and round_up in

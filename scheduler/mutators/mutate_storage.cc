@@ -29,7 +29,8 @@ class StorageMutator : public Mutator {
       const FuncSchedule& fs = s.funcs[f];
       const FuncAnalysis* fa = space.analysis().find(fs.func);
       if (!fa || fa->is_output || fa->args.size() < 2 || fs.compute.kind == ComputeLocation::Kind::kInline) continue;
-      if (!fs.storage.empty()) options.push_back({f, {}});
+      // Another order of the outer variables only: back to the definition's order.
+      if (!fs.storage.empty() && fs.storage[0] == fa->args[0]) options.push_back({f, {}});
       const std::string current = fs.storage.empty() ? fa->args[0] : fs.storage[0];
       for (const std::string& var : fa->args) {
         if (var == current) continue;

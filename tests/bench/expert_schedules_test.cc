@@ -1,5 +1,6 @@
-// The schedules written by hand under bench/expert/ (the bench's "expert" method): each names
-// a suite subgraph, is valid in ktune's space for this machine, and computes the right answer.
+// The schedules written by hand under bench/expert/ and its folders of variants (the bench's
+// "expert" method, --expert-dir): each names a suite subgraph, is valid in ktune's space for
+// this machine, and computes the right answer.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -22,7 +23,8 @@ TEST(ExpertSchedules, EachIsValidForItsSuiteSubgraphAndCorrect) {
   const fs::path dir = fs::path(KTUNE_SOURCE_DIR) / "bench" / "expert";
   const scheduler::TargetInfo target = scheduler::target_info_from_device(targets::detect_host_device());
   int checked = 0;
-  for (const auto& entry : fs::directory_iterator(dir)) {
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     const std::string name = entry.path().stem().string();
     const fs::path spec = fs::path(KTUNE_SOURCE_DIR) / "bench" / "suite" / (name + ".json");
     ASSERT_TRUE(fs::exists(spec)) << entry.path() << " names no suite subgraph";

@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/scheduler/test_support.h"
 
@@ -69,6 +70,36 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
   Schedule s = space.naive();
   s.find("y")->stages = {split_x(0, Tail::kRoundUp)};
   EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("structure: y stage 0: the round_up tail of \"x\""));
+}
+
+// An update rounding its region further than the pure definition computes wrote past the
+// buffer Halide sized by the pure definition (a crash, found in a sampled accumulator
+// computed per point of its consumer): the region's extent is aligned to the update's tile.
+TEST(TailStrategy, AnUpdateRoundingUpPastThePureDefinitionStaysInItsBuffer) {
+  const auto sg = testing::suite_subgraph("conv3x3_relu");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule s = Schedule::from_json(nlohmann::json::parse(R"({"funcs": [
+    {"func": "conv_pad", "compute": {"kind": "root"}},
+    {"func": "conv_acc", "compute": {"kind": "at", "consumer": "conv", "consumer_stage": 0, "loop": "x"},
+     "stages": [{"stage": 1, "splits": [{"loop": "x", "outer": "x_t", "inner": "x_i", "factor": 8},
+                                        {"loop": "x_t", "outer": "x_o", "inner": "x_m", "factor": 2, "tail": "round_up"}],
+                 "order": ["x_i", "r$x", "r$y", "r$z", "x_m", "x_o", "y", "c", "n"], "vectorize": "x_i"}]},
+    {"func": "conv", "compute": {"kind": "root"}, "stages": [{"stage": 0, "parallel": ["n", "c", "y"]}]},
+    {"func": "biased", "compute": {"kind": "inline"}},
+    {"func": "y", "compute": {"kind": "root"}}]})"), "test");
+  ASSERT_EQ(space.validate(s).value_or(""), "");
+  EXPECT_EQ(update_round_ups(*space.analysis().find("conv_acc"), *s.find("conv_acc")),
+            (std::map<std::string, int64_t>{{"x", 16}}));
+  const ApplyResult applied = apply(s, *sg, space.analysis());
+  ASSERT_TRUE(applied.ok) << applied.error;
+  EXPECT_THAT(applied.source, HasSubstr("conv_acc.align_extent(x, 16);"));
+  const auto inputs = sg->make_inputs(7);
+  const auto want = sg->reference(inputs);
+  EXPECT_EQ(testing::isolated([&] { return testing::run_and_compare(*sg, space.analysis(), s, inputs, want); }), "");
+  // Guarded splits of the update ask for nothing.
+  FuncSchedule guarded = *s.find("conv_acc");
+  guarded.stages[0].splits[1].tail = Tail::kGuard;
+  EXPECT_TRUE(update_round_ups(*space.analysis().find("conv_acc"), guarded).empty());
 }
 
 TEST(TailStrategy, TheHeuristicKeepsVectorsWholeAndTheAnswerExact) {
