@@ -34,7 +34,9 @@ TEST(ArmSpace, TheHeuristicVectorizesFourFloatsAndSamplesLowerForAArch64) {
   ASSERT_NE(c, nullptr);
   ASSERT_FALSE(c->stages.empty());
   for (const LoopSplit& s : c->stages[0].splits) {
-    if (s.inner == c->stages[0].vectorize) EXPECT_EQ(s.factor, 4) << s.loop;
+    if (s.inner == c->stages[0].vectorize) {
+      EXPECT_EQ(s.factor, 4) << s.loop;
+    }
   }
   Rng rng(7);
   int lowered = 0;

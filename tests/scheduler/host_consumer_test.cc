@@ -30,8 +30,8 @@ Schedule tile_group(const std::string& bx_loop) {
   st.parallel = {"y_o"};
   st.vectorize = "x_i";
   out.stages = {st};
-  FuncSchedule by{"by", {ComputeLocation::Kind::kAt, "out", 0, "x_o"}, {}};
-  FuncSchedule bx{"bx", {ComputeLocation::Kind::kAt, "out", 0, bx_loop}, {}};
+  FuncSchedule by{"by", {ComputeLocation::Kind::kAt, "out", 0, "x_o"}, {}, {}};
+  FuncSchedule bx{"bx", {ComputeLocation::Kind::kAt, "out", 0, bx_loop}, {}, {}};
   s.funcs = {bx, by, out};
   return s;
 }

@@ -12,7 +12,7 @@ using ::testing::HasSubstr;
 
 Schedule example() {
   Schedule s;
-  FuncSchedule acc{"C_acc", {ComputeLocation::Kind::kAt, "C", 0, "x_o"}, {}};
+  FuncSchedule acc{"C_acc", {ComputeLocation::Kind::kAt, "C", 0, "x_o"}, {}, {}};
   StageSchedule st;
   st.stage = 1;
   st.splits = {{"x", "x_o", "x_i", 16}, {"k$x", "k_x_o", "k_x_i", 64}};
@@ -20,7 +20,7 @@ Schedule example() {
   st.vectorize = "x_i";
   st.unroll = {};
   acc.stages.push_back(st);
-  FuncSchedule c{"C", {ComputeLocation::Kind::kRoot, "", 0, ""}, {}};
+  FuncSchedule c{"C", {ComputeLocation::Kind::kRoot, "", 0, ""}, {}, {}};
   StageSchedule cs;
   cs.splits = {{"x", "x_o", "x_i", 16}};
   cs.parallel = {"y"};

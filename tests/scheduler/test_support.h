@@ -27,6 +27,10 @@ inline std::unique_ptr<subgraphs::SpecSubgraph> spec_subgraph(const std::string&
   return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "test.json"));
 }
 
+// Two pointwise Funcs over a 6 x 20 input: r = relu(a), read by the output y = gelu(r).
+inline const char* kTwoPointwiseSpec = R"({"inputs": [{"name": "a", "shape": [6, 20]}],
+  "ops": [{"op": "relu", "inputs": ["a"], "output": "r"}, {"op": "gelu", "inputs": ["r"], "output": "y"}], "outputs": ["y"]})";
+
 // A fixed AVX2-class CPU target so the tests do not depend on the machine.
 inline TargetInfo test_target() {
   TargetInfo t;

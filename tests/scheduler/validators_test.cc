@@ -347,8 +347,7 @@ TEST_F(ValidatorsTest, AStorageOrderPermutesTheBufferOfAStoredFuncThatIsNotAnOut
 }
 
 TEST(Validators, AnInlinedFuncHasNoStorageOrder) {
-  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [6, 20]}],
-    "ops": [{"op": "relu", "inputs": ["a"], "output": "r"}, {"op": "gelu", "inputs": ["r"], "output": "y"}], "outputs": ["y"]})");
+  const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
   const Space space(analyze(*sg, testing::test_target()));
   Schedule s = space.naive();
   s.find("r")->storage = {"y", "x"};

@@ -77,8 +77,7 @@ TEST(MutateStorage, ReachesEveryOtherInnermostVariableAndTheDefinitionsOrder) {
 }
 
 TEST(MutateStorage, InliningAFuncDropsItsStorageOrder) {
-  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [6, 20]}],
-    "ops": [{"op": "relu", "inputs": ["a"], "output": "r"}, {"op": "gelu", "inputs": ["r"], "output": "y"}], "outputs": ["y"]})");
+  const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
   const Space space(analyze(*sg, testing::test_target()));
   Schedule s = space.naive();
   s.find("r")->storage = {"y", "x"};
