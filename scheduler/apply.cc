@@ -246,7 +246,7 @@ class Applier {
     const FuncAnalysis& fa = *analysis_.find(fs.func);
     auto rvar = [&](const std::string& loop) {
       for (const LoopSplit& sp : st.splits) {
-        if (sp.outer == loop || sp.inner == loop) return rvar_of_split(fa.stages[st.stage], st, sp);
+        if (sp.outer == loop || sp.inner == loop) return splits_reduction(fa.stages[st.stage], st, sp);
       }
       const LoopAnalysis* l = fa.stages[st.stage].find(loop);
       return l && l->is_reduction;
@@ -259,7 +259,7 @@ class Applier {
       apply_cpu_rfactor(fs, s, label, fa.stages[st.stage], st);
       return;
     }
-    for (const LoopSplit& sp : st.splits) split(s, label, sp, rvar_of_split(fa.stages[st.stage], st, sp));
+    for (const LoopSplit& sp : st.splits) split(s, label, sp, splits_reduction(fa.stages[st.stage], st, sp));
     reorder(s, label, st.order, rvar);
     if (!st.parallel.empty()) {
       std::string fused = st.parallel[0];
@@ -337,7 +337,7 @@ class Applier {
     if (rf.pure_vector >= 2 && sa.pure_loop(0)) vectorize_intermediate_pure_loop(intm, iname, sa, st, reductions);
     // What remains of the stage: its pure loops, split as the stage says.
     for (const LoopSplit& sp : st.splits) {
-      if (!rvar_of_split(sa, st, sp)) split(s, label, sp, false);
+      if (!splits_reduction(sa, st, sp)) split(s, label, sp, false);
     }
     if (!st.parallel.empty()) {
       s.parallel(loop_var(st.parallel[0], false));
@@ -362,7 +362,7 @@ class Applier {
   Halide::Func split_off_intermediate(Halide::Stage s, const std::string& func, const std::string& label,
                                       const StageAnalysis& sa, const StageSchedule& st) {
     for (const LoopSplit& sp : st.splits) {
-      if (rvar_of_split(sa, st, sp)) split(s, label, sp, true);
+      if (splits_reduction(sa, st, sp)) split(s, label, sp, true);
     }
     vars_.insert("u");
     const Halide::RVar reduced = loop_var(st.rfactor->loop, true).rvar;
@@ -511,7 +511,7 @@ class Applier {
     }
     // What remains of the stage: its pure loops.
     for (const LoopSplit& sp : st.splits) {
-      if (!rvar_of_split(sa, st, sp)) split(s, label, sp, false);
+      if (!splits_reduction(sa, st, sp)) split(s, label, sp, false);
     }
     apply_gpu(f, s, func, label, st, rvar);
     for (const std::string& u : st.unroll) {
@@ -536,24 +536,6 @@ class Applier {
     } else if (!st.gpu.memory.empty()) {
       throw Halide::CompileError("unknown GPU memory \"" + st.gpu.memory + "\" for " + func);
     }
-  }
-
-  // A split piece is a reduction variable if the loop it splits is.
-  static bool rvar_of_split(const StageAnalysis& sa, const StageSchedule& st, const LoopSplit& sp) {
-    std::string loop = sp.loop;
-    for (int guard = 0; guard < 64; ++guard) {
-      if (const LoopAnalysis* l = sa.find(loop)) return l->is_reduction;
-      bool found = false;
-      for (const LoopSplit& other : st.splits) {
-        if (other.outer == loop || other.inner == loop) {
-          loop = other.loop;
-          found = true;
-          break;
-        }
-      }
-      if (!found) return false;
-    }
-    return false;
   }
 
   const Analysis& analysis_;

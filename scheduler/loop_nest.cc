@@ -1,5 +1,6 @@
 #include "scheduler/loop_nest.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ktune::scheduler {
@@ -65,6 +66,19 @@ std::optional<LoopNest> build_loop_nest(const StageAnalysis& analysis, const Sta
     nest.loops = ordered;
   }
   return nest;
+}
+
+bool splits_reduction(const StageAnalysis& analysis, const StageSchedule& stage, const LoopSplit& split) {
+  std::string loop = split.loop;
+  for (size_t step = 0; step <= stage.splits.size(); ++step) {
+    if (const LoopAnalysis* l = analysis.find(loop)) return l->is_reduction;
+    const auto earlier = std::find_if(stage.splits.begin(), stage.splits.end(), [&](const LoopSplit& other) {
+      return other.outer == loop || other.inner == loop;
+    });
+    if (earlier == stage.splits.end()) return false;
+    loop = earlier->loop;
+  }
+  return false;
 }
 
 }  // namespace ktune::scheduler

@@ -34,4 +34,8 @@ struct LoopNest {
 std::optional<LoopNest> build_loop_nest(const StageAnalysis& analysis, const StageSchedule& stage,
                                         std::string* error);
 
+// Whether the pieces of split `split` (one of stage.splits) are reduction loops: the loop it
+// splits, followed back through earlier splits, is one.
+bool splits_reduction(const StageAnalysis& analysis, const StageSchedule& stage, const LoopSplit& split);
+
 }  // namespace ktune::scheduler
