@@ -9,8 +9,11 @@
 //   - a matmul accumulator per tile of its consumer: two vectors by several rows held in
 //     registers, the reduction blocked, an operand read across its rows packed transposed,
 //     one read along its rows packed per column panel of the consumer;
-//   - a convolution accumulator per tile of its consumer: a vector across x by rows by
-//     output channels in registers, the window inside the input channels.
+//   - a convolution accumulator per block of output channels of its consumer, stored and
+//     vectorized with the channels innermost: two vectors of channels by a row of columns
+//     in registers, the window inside the input channels, the weights packed with the
+//     output channels innermost (oneDNN's blocking); where the channels do not fill its
+//     blocks, per tile of its consumer: a vector across x by rows by channels in registers.
 #pragma once
 
 #include <optional>
@@ -89,6 +92,36 @@ inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
 // where that is at most 16 channels: with AVX-512 the 32-channel block stays a loop), its
 // outer loops in parallel.
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
+
+// The channel layout of bench/expert/conv3x3_relu.json. The Func that reads the
+// accumulator walks blocks of kConvChannelVectors vectors of output channels (its third
+// pure loop) by conv_channel_columns columns (its first), the channels vectorized; the
+// accumulator is computed per block (at "c_o"), stored with its channels innermost, its
+// update holding the block in registers with the window inside the input channels. `ktune
+// bench bench/suite/conv3x3_relu.json --methods ktune,ktune-heuristic,expert,onednn
+// --expert-dir bench/expert/channels` timed that schedule at 0.851 ms, a 100-minute run's
+// best (vectorized along x) at 0.888, oneDNN at 0.779. It fits where the channels fill
+// whole blocks and a row has a block's columns.
+inline constexpr int64_t kConvChannelVectors = 2;
+// Columns of the block: as many as fill half the register file with its vectors (8 with
+// AVX-512's or AArch64's 32 registers, 4 with AVX2's 16).
+int64_t conv_channel_columns(const TargetInfo& target);
+bool conv_channel_blocks_fit(const StageAnalysis& consumer, const TargetInfo& target);
+StageSchedule conv_channel_consumer_stage(const StageAnalysis& consumer, const TargetInfo& target);
+// True when `st` vectorizes the inner piece of `consumer`'s third pure loop (its channels).
+bool walks_channel_blocks(const StageAnalysis& consumer, const StageSchedule& st);
+// True when `at` is a block of channels ("c_o") of its host.
+bool at_channel_block(const Analysis& analysis, const ComputeLocation& at);
+// The accumulator's stages computed per block: the initialization vectorized along the
+// channels, the update holding the block in registers (unrolled vectors by unrolled columns)
+// with its reduction loops reversed between the block and the rest of the row.
+StageSchedule conv_channel_init_stage(const StageAnalysis& init, const TargetInfo& target);
+StageSchedule conv_channel_update_stage(const StageAnalysis& update, const TargetInfo& target);
+// The accumulator's pure variables with its channels (third) innermost.
+std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc);
+// The pack of the weights (the operand the update's channels index and its columns do not)
+// with the output channels innermost, at root, in parallel; nullopt where they are already.
+std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc);
 
 // True when Func `func` reads a row reduction directly or through Funcs without updates
 // (a normalization's output reads its rows' mean and variance, softmax's its rows' sum).

@@ -193,8 +193,9 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   return best;
 }
 
-// The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), or at
-// "y_o" where x_o is outermost (column panels), where a matmul's or convolution's
+// The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), at
+// "y_o" where x_o is outermost (column panels), or at "c_o" where the consumer is
+// vectorized along its channels (blocks of channels), where a matmul's or convolution's
 // accumulator is computed per tile (family_templates.h), if `at` offers it.
 std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const Schedule& schedule,
                                                       const std::vector<ComputeLocation>& at) {
@@ -205,8 +206,10 @@ std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, 
     const LoopAnalysis* x = stage ? stage->pure_loop(0) : nullptr;
     const LoopAnalysis* y = stage ? stage->pure_loop(1) : nullptr;
     if (!x) continue;
-    const bool panels = scheduled && walks_column_panels(*stage, scheduled->stage_or_empty(o.consumer_stage));
-    const std::string tile = panels && y ? loop_piece(y->name, "_o") : loop_piece(x->name, "_o");
+    const StageSchedule st = scheduled ? scheduled->stage_or_empty(o.consumer_stage) : StageSchedule{};
+    std::string tile = loop_piece(x->name, "_o");
+    if (walks_column_panels(*stage, st) && y) tile = loop_piece(y->name, "_o");
+    if (walks_channel_blocks(*stage, st)) tile = loop_piece(stage->pure_loop(2)->name, "_o");
     if (o.loop == tile) return o;
   }
   return std::nullopt;
@@ -369,6 +372,9 @@ Schedule Space::build(Rng* rng) const {
         f.stages.push_back(st);
       }
     }
+    if (accumulator_family(fa) == AccumulatorFamily::kConv && at_channel_block(analysis_, f.compute)) {
+      f.storage = channels_innermost_storage(fa);
+    }
   }
   narrow_gathering_vectors(analysis_, s);
   choose_tails(analysis_, s, rng);
@@ -398,8 +404,10 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
                                                  Rng* rng) const {
   const FuncAnalysis& fa = analysis_.funcs[func];
   const TargetInfo& t = analysis_.target;
-  if (sa.stage == 0 || (rng && !rng->chance(0.3))) return std::nullopt;
+  if (sa.stage == 0) return channel_block_stage(func, sa, compute, rng);
+  if (rng && !rng->chance(0.3)) return std::nullopt;
   const bool at_consumer = compute.kind == ComputeLocation::Kind::kAt;
+  if (at_channel_block(analysis_, compute) && is_conv_update(fa, sa)) return conv_channel_update_stage(sa, t);
   if (at_consumer && is_matmul_update(fa, sa)) {
     StageSchedule st = matmul_update_stage(sa, t);
     add_dot_products(fa, sa, t, st);
@@ -408,6 +416,21 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
   if (at_consumer && is_conv_update(fa, sa)) return conv_update_stage(sa, t);
   if (at_consumer && is_row_reduction(fa, sa, t)) return row_reduction_stage(sa, t);
   if (!at_consumer && is_column_reduction(fa, sa, t)) return column_reduction_stage(sa, t);
+  return std::nullopt;
+}
+
+std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAnalysis& sa, const ComputeLocation& compute,
+                                                        Rng* rng) const {
+  const FuncAnalysis& fa = analysis_.funcs[func];
+  const TargetInfo& t = analysis_.target;
+  if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() &&
+      accumulator_family_read(analysis_, func) == AccumulatorFamily::kConv && conv_channel_blocks_fit(sa, t) &&
+      (!rng || rng->chance(0.3))) {
+    return conv_channel_consumer_stage(sa, t);
+  }
+  if (accumulator_family(fa) == AccumulatorFamily::kConv && at_channel_block(analysis_, compute)) {
+    return conv_channel_init_stage(sa, t);
+  }
   return std::nullopt;
 }
 
@@ -434,6 +457,12 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
         const OperandPacks& packs = operand_packs(fa);
         if (packs.transposed && packs.transposed->input == input.name) pack = packs.transposed;
         if (!pack && packs.panel && packs.panel->input == input.name) pack = packs.panel;
+      }
+      const FuncSchedule* scheduled = s.find(fa.name);
+      if (!pack && scheduled && accumulator_family(fa) == AccumulatorFamily::kConv &&
+          at_channel_block(analysis_, scheduled->compute) && (!rng || rng->chance(0.5))) {
+        const std::optional<InputPack> weights = conv_weight_pack(analysis_, fa);
+        if (weights && weights->input == input.name) pack = weights;
       }
     }
     if (!pack && rng && rng->chance(0.03)) pack = draw_pack(analysis_, s, input, *rng);

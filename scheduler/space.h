@@ -68,9 +68,15 @@ class Space {
   // a draw), or nullopt when it belongs to none.
   std::optional<StageSchedule> family_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,
                                             Rng* rng) const;
+  // A pure stage of a convolution's channel layout (family_templates.h): the blocks of
+  // channels of the Func that reads the accumulator (always in the heuristic, sometimes in a
+  // draw), the accumulator's initialization per block; nullopt elsewhere.
+  std::optional<StageSchedule> channel_block_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,
+                                                   Rng* rng) const;
   // Packs of the inputs: a matmul's operand read across its rows transposed, or the one read
-  // along its consumer's column panels copied per panel (heuristic; half of the draws), and
-  // rarely a drawn pack of any input (draws).
+  // along its consumer's column panels copied per panel, a convolution's weights with the
+  // output channels innermost where it is computed per block of channels (heuristic; half
+  // of the draws), and rarely a drawn pack of any input (draws).
   void add_packs(Schedule& schedule, Rng* rng) const;
   Schedule build_gpu(Rng* rng) const;  // the same for CUDA targets (scheduler/space_gpu.cc)
 

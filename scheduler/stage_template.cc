@@ -126,14 +126,23 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
   order.insert(order.end(), outer.begin(), outer.end());
   st.order = order;
   st.vectorize = vectorized;
-  for (int i = 0; i < c.parallel_loops && i < static_cast<int>(order.size()); ++i) {
+  // The outermost loops, fused; where they all have one iteration (a batch of one image),
+  // the next loop in too, so a batch of one still runs its channels or rows in parallel.
+  bool iterates = false;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const bool wanted = static_cast<int>(i) < c.parallel_loops || (!st.parallel.empty() && !iterates);
+    if (!wanted) break;
     const std::string& loop = order[order.size() - 1 - i];
-    bool is_pure = false;
-    for (const LoopAnalysis* p : pure) is_pure |= loop.rfind(loop_identifier(p->name), 0) == 0 || loop == p->name;
+    bool is_pure = false, single = false;
+    for (const LoopAnalysis* p : pure) {
+      is_pure |= loop.rfind(loop_identifier(p->name), 0) == 0 || loop == p->name;
+      single |= loop == p->name && p->extent == 1;
+    }
     bool is_red = false;
     for (const std::string& r : red) is_red |= r == loop;
     if (!is_pure || is_red || loop == st.vectorize) break;
     st.parallel.push_back(loop);
+    iterates |= !single;
   }
   return st;
 }

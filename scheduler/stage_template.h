@@ -32,7 +32,8 @@ struct TilingChoice {
                                        // (register) tile and the outer tiles; otherwise innermost
   bool reverse_reductions = false;  // associative updates with unsplit reduction loops: their order
                                     // reversed (a convolution's window inside its input channels)
-  int parallel_loops = 0;       // outermost loops fused and run in parallel; 0 = serial
+  int parallel_loops = 0;       // outermost loops fused and run in parallel (one more where
+                                // they all have one iteration); 0 = serial
   std::optional<bool> rfactor;  // rfactor the split reduction: false = outer piece (parallel),
                                 // true = inner piece (vectorized partial results)
 };

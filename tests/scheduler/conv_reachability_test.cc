@@ -1,4 +1,5 @@
-// The space can reach the structure of the expert conv3x3_relu schedule (bench/expert/): the
+// The space can reach the structure of the conv3x3_relu schedule vectorized along x
+// (bench/expert/rows/; the heuristic starts from the channel layout of bench/expert/): the
 // accumulator computed per output tile, its update vectorized along x with a register tile
 // of unrolled rows and unrolled output channels, and the 3x3 window inside the input
 // channels. Sampling finds schedules of that shape; the tile-size mutator moves factors.

@@ -1,10 +1,11 @@
 // The expert schedules of bench/expert/ are within reach: on the CPU they were written for
 // (AVX-512: 16 lanes, 32 vector registers), the heuristic schedule of each suite subgraph
 // gives the expert's key stages (the accumulator's update, the split reductions, the
-// normalizations' output in blocks of whole rows) the same structure (loops, order,
-// vectorized and unrolled loops, rfactor and its placement, tails) from its op family's
-// template (scheduler/family_templates.h), and the space's mutators walk the heuristic's
-// tile sizes and packs to the expert's.
+// normalizations' output in blocks of whole rows, the convolution's output in blocks of
+// channels) the same structure (loops, order, storage order, vectorized and unrolled loops,
+// rfactor and its placement, tails) from its op family's template
+// (scheduler/family_templates.h), and the space's mutators walk the heuristic's tile sizes
+// and packs to the expert's.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -25,7 +26,7 @@ const Case kCases[] = {
     {"gemm_1024", {{"C_acc", 1}}},
     {"mlp_gelu", {{"xw_acc", 1}}},
     {"bmm_scores", {{"S_acc", 1}}},
-    {"conv3x3_relu", {{"conv_acc", 1}}},
+    {"conv3x3_relu", {{"conv_acc", 0}, {"conv_acc", 1}, {"y", 0}}},
     {"softmax", {{"y_max", 1}, {"y_sum", 1}, {"y", 0}}},
     {"layernorm", {{"y_mean", 1}, {"y_var", 1}, {"y", 0}}},
     {"colsum", {{"sums_acc", 1}}},
@@ -78,6 +79,9 @@ TEST_P(ExpertReachabilityTest, HeuristicHasTheExpertStructureAndMutationsReachIt
   ASSERT_EQ(space.validate(expert).value_or(""), "");
   const Schedule heuristic = space.heuristic();
   EXPECT_EQ(key_stages(heuristic, c, false), key_stages(expert, c, false));
+  for (const auto& [func, stage] : c.key_stages) {
+    EXPECT_EQ(heuristic.find(func)->storage, expert.find(func)->storage) << func << "'s storage order";
+  }
   std::vector<std::string> expert_packs, heuristic_packs;
   for (const InputPack& p : expert.packs) expert_packs.push_back(p.input + " " + p.storage[0]);
   for (const InputPack& p : heuristic.packs) heuristic_packs.push_back(p.input + " " + p.storage[0]);
