@@ -99,8 +99,10 @@ TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInf
 // accumulator is computed per block (at "c_o"), stored with its channels innermost, its
 // update holding the block in registers with the window inside the input channels. `ktune
 // bench bench/suite/conv3x3_relu.json --methods ktune,ktune-heuristic,expert,onednn
-// --expert-dir bench/expert/channels` timed that schedule at 0.851 ms, a 100-minute run's
-// best (vectorized along x) at 0.888, oneDNN at 0.779. It fits where the channels fill
+// --expert-dir bench/expert` (then bench/expert/channels) timed that schedule at 0.851 ms,
+// a 100-minute run's best (vectorized along x) at 0.888, oneDNN at 0.779 on an AMD EPYC;
+// on an Intel Xeon, with --expert-dir bench/expert/rows, the heuristic in this layout took
+// 1.49 ms, the x-vectorized expert 2.27, oneDNN 1.10. It fits where the channels fill
 // whole blocks and a row has a block's columns.
 inline constexpr int64_t kConvChannelVectors = 2;
 // Columns of the block: as many as fill half the register file with its vectors (8 with
