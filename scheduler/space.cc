@@ -423,9 +423,9 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
                                                         Rng* rng) const {
   const FuncAnalysis& fa = analysis_.funcs[func];
   const TargetInfo& t = analysis_.target;
-  if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() &&
-      accumulator_family_read(analysis_, func) == AccumulatorFamily::kConv && conv_channel_blocks_fit(sa, t) &&
-      (!rng || rng->chance(0.3))) {
+  // The cheap checks first: the family of what it reads walks the pipeline's producers.
+  if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() && conv_channel_blocks_fit(sa, t) &&
+      accumulator_family_read(analysis_, func) == AccumulatorFamily::kConv && (!rng || rng->chance(0.3))) {
     return conv_channel_consumer_stage(sa, t);
   }
   if (accumulator_family(fa) == AccumulatorFamily::kConv && at_channel_block(analysis_, compute)) {
