@@ -101,8 +101,9 @@ TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInf
 // bench bench/suite/conv3x3_relu.json --methods ktune,ktune-heuristic,expert,onednn
 // --expert-dir bench/expert` (then bench/expert/channels) timed that schedule at 0.851 ms,
 // a 100-minute run's best (vectorized along x) at 0.888, oneDNN at 0.779 on an AMD EPYC;
-// on an Intel Xeon, with --expert-dir bench/expert/rows, the heuristic in this layout took
-// 1.49 ms, the x-vectorized expert 2.27, oneDNN 1.10. It fits where the channels fill
+// on an Intel Xeon, `--methods ktune-heuristic,expert,onednn --expert-dir
+// bench/expert/rows` timed the heuristic in this layout at 1.68 ms, the x-vectorized expert
+// at 2.47, oneDNN at 1.57. It fits where the channels fill
 // whole blocks and a row has a block's columns.
 inline constexpr int64_t kConvChannelVectors = 2;
 // Columns of the block: as many as fill half the register file with its vectors (8 with
