@@ -183,9 +183,17 @@ double Roofline::time_ns(double flops, double bytes, subgraphs::DType dtype) con
   return std::max(compute, memory) * 1e9;
 }
 
-double subgraph_roofline_ns(const Roofline& roofline, const subgraphs::Subgraph& sg) {
+double subgraph_compute_ns(const Roofline& roofline, const subgraphs::Subgraph& sg) {
   const subgraphs::DType dtype = sg.inputs().empty() ? subgraphs::DType::kF32 : sg.inputs().front().dtype;
-  return roofline.time_ns(sg.flops(), sg.compulsory_bytes(), dtype);
+  return roofline.time_ns(sg.flops(), 0, dtype);
+}
+
+double subgraph_memory_ns(const Roofline& roofline, const subgraphs::Subgraph& sg) {
+  return roofline.time_ns(0, sg.compulsory_bytes());
+}
+
+double subgraph_roofline_ns(const Roofline& roofline, const subgraphs::Subgraph& sg) {
+  return std::max(subgraph_compute_ns(roofline, sg), subgraph_memory_ns(roofline, sg));
 }
 
 std::string Roofline::describe() const {

@@ -57,6 +57,9 @@ struct Roofline {
 // type its (first) input has (bf16 and 8-bit subgraphs are held to their dot-product
 // instructions), its compulsory bytes against the bandwidth.
 double subgraph_roofline_ns(const Roofline& roofline, const subgraphs::Subgraph& sg);
+// Its two limits apart (ns): the FLOPs at that peak, the compulsory bytes at the bandwidth.
+double subgraph_compute_ns(const Roofline& roofline, const subgraphs::Subgraph& sg);
+double subgraph_memory_ns(const Roofline& roofline, const subgraphs::Subgraph& sg);
 
 // Runs both microbenchmarks (a few seconds). Always positive and finite results.
 Roofline measure_roofline(const RooflineOptions& options);

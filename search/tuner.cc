@@ -467,7 +467,12 @@ struct TuningRun {
     summary.interrupted = stop.load() != 0;
     summary.elapsed_s = elapsed();
     store.end_run(run_id, summary.interrupted ? db::RunStatus::kInterrupted : db::RunStatus::kCompleted);
-    for (const Task& t : tasks) summary.tasks.push_back(t.summary);
+    std::vector<TaskProgress> progress_of_tasks;
+    for (const Task& t : tasks) {
+      summary.tasks.push_back(t.summary);
+      progress_of_tasks.push_back(t.progress);
+    }
+    summary.peak_correction = task_scheduler.peak_correction(progress_of_tasks);
     return std::move(summary);
   }
 };
@@ -509,8 +514,8 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
       t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
     }
     t.progress.weight = sg->weight();
-    t.progress.roofline_ns = state_->options.roofline_ns ? std::max(0.0, state_->options.roofline_ns(*sg)) : 0;
-    t.summary.roofline_ns = t.progress.roofline_ns;
+    if (state_->options.roofline) t.progress.roofline = state_->options.roofline(*sg);
+    t.summary.roofline_ns = t.progress.roofline.total_ns();
     t.summary.name = sg->name();
     t.summary.workload_key = sg->key().key;
     t.summary.flops = sg->flops();

@@ -48,9 +48,9 @@ struct TuneOptions {
   bool train_model = true;             // retrain the cost model as measurements arrive (sampling runs do not)
   int build_threads = 0;               // concurrent compiles; 0 = every core
   TaskSchedulerParams task_scheduler;  // how rounds are split across the subgraphs
-  // A subgraph's roofline time on this device in ns (the task scheduler's gap rule); unset,
-  // or 0 for a subgraph, when unknown.
-  std::function<double(const subgraphs::Subgraph&)> roofline_ns;
+  // A subgraph's roofline times on this device (the task scheduler's gap rule); unset, or 0
+  // for a subgraph, when unknown.
+  std::function<RooflineTimes(const subgraphs::Subgraph&)> roofline;
   std::vector<std::string> command;    // the command line, for the runs table
   std::string ktune_version = ::ktune::ktune_version();  // stamped on every row (tests stamp others)
   std::string halide_version = kHalideVersion;           // stamped on every row
@@ -82,6 +82,9 @@ struct TuneSummary {
   double elapsed_s = 0;
   int trials = 0;             // measured in this run
   std::string db_path;
+  // How much faster than its measured peak the machine computed: the fastest compute-bound
+  // subgraph's roofline share (TaskScheduler::peak_correction); 1 when none beat it.
+  double peak_correction = 1;
 };
 
 // How this machine measures a run with `options`: its timing protocol, kernel threads,

@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "subgraphs/spec_subgraph.h"
+
 namespace ktune::bench {
 namespace {
 
@@ -34,6 +36,19 @@ TEST(Roofline, TimeIsTheLargerBound) {
   EXPECT_DOUBLE_EQ(r.time_ns(1e6, 1e9), 1e8);   // memory bound: 100 ms
 }
 
+TEST(Roofline, ASubgraphsLimitsApartAndTogether) {
+  const auto sg = subgraphs::load_spec_subgraph(KTUNE_SOURCE_DIR "/tests/data/tiny_matmul.json");
+  Roofline r;
+  r.peak_flops = 100e9;
+  r.bandwidth_bytes = 10e9;
+  // 64 x 128 outputs of 96 multiply-adds; 64 x 96 + 96 x 128 + 64 x 128 floats.
+  EXPECT_DOUBLE_EQ(subgraph_compute_ns(r, *sg), 2.0 * 64 * 128 * 96 / 100.0);
+  EXPECT_DOUBLE_EQ(subgraph_memory_ns(r, *sg), 4.0 * (64 * 96 + 96 * 128 + 64 * 128) / 10.0);
+  EXPECT_DOUBLE_EQ(subgraph_roofline_ns(r, *sg), std::max(subgraph_compute_ns(r, *sg), subgraph_memory_ns(r, *sg)));
+  r.bandwidth_bytes = 1000e9;
+  EXPECT_DOUBLE_EQ(subgraph_roofline_ns(r, *sg), subgraph_compute_ns(r, *sg)) << "compute-bound at a higher bandwidth";
+}
+
 TEST(Roofline, LowPrecisionUsesItsDotProductPeakWhereMeasured) {
   Roofline r;
   r.peak_flops = 100e9;
@@ -59,7 +74,9 @@ TEST(Roofline, DotProductPeaksAreMeasuredWhereTheCpuHasThem) {
   EXPECT_EQ(r.peak_bf16_flops > 0, __builtin_cpu_supports("avx512bf16") != 0);
   EXPECT_EQ(r.peak_int8_ops > 0, __builtin_cpu_supports("avx512vnni") != 0);
   // Where both exist, a u8 dot product does twice the work of a bf16 one per instruction.
-  if (r.peak_int8_ops > 0 && r.peak_bf16_flops > 0) EXPECT_GT(r.peak_int8_ops, r.peak_bf16_flops);
+  if (r.peak_int8_ops > 0 && r.peak_bf16_flops > 0) {
+    EXPECT_GT(r.peak_int8_ops, r.peak_bf16_flops);
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Tests the Tuner with a measurer that takes two rounds at once (as the MPI coordinator
 // does): the next round is submitted before the last is collected, no schedule is proposed
 // again while it is being measured, the trial budget counts the rounds in flight, and the
-// warm-up still gives every subgraph a round. The measuring itself is this machine's.
+// warm-up still gives every subgraph a round. The measuring itself is this machine's. The
+// summary carries the task scheduler's correction of a compute peak measured too low.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -61,6 +62,10 @@ TEST(TunerPipelining, TwoRoundsInFlightMeasureEachScheduleOnceWithinTheTrialBudg
   options.repeat_min_ms = 0;
   options.min_repeats = 3;
   options.train_model = false;
+  // The relu "compute-bound" at a second: any time beats it, so the correction is the cap.
+  options.roofline = [](const subgraphs::Subgraph& sg) {
+    return sg.name() == "pipelined_relu" ? RooflineTimes{1e9, 1} : RooflineTimes{0, 1};
+  };
   std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
   for (const char* spec : {kRelu, kSoftmax}) {
     subgraphs.push_back(std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(spec, "spec.json")));
@@ -87,6 +92,8 @@ TEST(TunerPipelining, TwoRoundsInFlightMeasureEachScheduleOnceWithinTheTrialBudg
   EXPECT_GE(stats.rows.measurements, 18);
   EXPECT_LE(stats.rows.measurements, 18 + static_cast<int64_t>(seen.workloads.size()));
   for (const TaskSummary& t : summary.tasks) EXPECT_GT(t.ok_this_run, 0) << t.name;
+  EXPECT_DOUBLE_EQ(summary.tasks[0].roofline_ns, 1e9);
+  EXPECT_DOUBLE_EQ(summary.peak_correction, TaskSchedulerParams{}.max_peak_correction);
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
 }
 
