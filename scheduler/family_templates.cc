@@ -251,160 +251,6 @@ std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const
   return std::nullopt;
 }
 
-bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) {
-  const LoopAnalysis* x = stage.pure_loop(0);
-  const LoopAnalysis* c = stage.pure_loop(2);
-  if (!stage.rfactor_ok || !x || !c || reduction_loops(stage) < 2) return false;
-  bool activations = false, weights = false;
-  for (const ProducerUse& use : stage.uses) {
-    if (use.name == func.name) continue;
-    const bool by_x = contains(use.index_loops, x->name);
-    activations |= by_x && !contains(use.index_loops, c->name);
-    weights |= !by_x && contains(use.index_loops, c->name);
-  }
-  return activations && weights;
-}
-
-namespace {
-
-// Output channels of a convolution's register tile: with two rows of one vector, half the
-// register file (8 with AVX-512's or AArch64's 32 registers, 4 with AVX2's 16).
-int64_t conv_register_channels(const TargetInfo& target) { return std::max<int64_t>(2, target.vector_registers / 2 / 2); }
-
-}  // namespace
-
-StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
-  TilingChoice c;
-  const int64_t lanes = stage.native_lanes(target);
-  c.vector_width = std::min<int64_t>(lanes, stage.pure_loop(0)->extent);
-  c.second_tile = 2;
-  c.unroll_second = true;
-  c.third_tile = conv_register_channels(target);
-  c.unroll_third = true;
-  c.reduction_inside_tiles = true;
-  c.reverse_reductions = true;
-  return make_stage(stage, c);
-}
-
-TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {
-  TilingChoice c;
-  const int64_t lanes = consumer.native_lanes(target);
-  if (const LoopAnalysis* x = consumer.pure_loop(0)) c.vector_width = std::min<int64_t>(lanes, x->extent);
-  c.second_tile = 2;
-  c.third_tile = kConvRegisterTilesPerBlock * conv_register_channels(target);
-  c.unroll_third = true;
-  c.parallel_loops = 3;
-  return c;
-}
-
-int64_t conv_channel_columns(const TargetInfo& target) {
-  return std::max<int64_t>(2, target.vector_registers / 2 / kConvChannelVectors);
-}
-
-bool conv_channel_blocks_fit(const StageAnalysis& consumer, const TargetInfo& target) {
-  const LoopAnalysis* x = consumer.pure_loop(0);
-  const LoopAnalysis* c = consumer.pure_loop(2);
-  const int64_t block = kConvChannelVectors * consumer.native_lanes(target);
-  return x && consumer.pure_loop(1) && c && c->extent % block == 0 && x->extent >= conv_channel_columns(target);
-}
-
-namespace {
-
-// The pure loops after the first three (a batch), outermost first.
-std::vector<std::string> outer_pure_loops(const StageAnalysis& stage) {
-  std::vector<std::string> out;
-  for (size_t i = 3; stage.pure_loop(i); ++i) out.insert(out.begin(), stage.pure_loop(i)->name);
-  return out;
-}
-
-void append_outermost_first(std::vector<std::string>& order, const std::vector<std::string>& outermost_first) {
-  order.insert(order.end(), outermost_first.rbegin(), outermost_first.rend());
-}
-
-}  // namespace
-
-StageSchedule conv_channel_consumer_stage(const StageAnalysis& consumer, const TargetInfo& target) {
-  const std::string x = consumer.pure_loop(0)->name, y = consumer.pure_loop(1)->name, c = consumer.pure_loop(2)->name;
-  const std::string c_t = loop_piece(c, "_t");
-  StageSchedule st;
-  st.stage = consumer.stage;
-  st.splits = {{x, loop_piece(x, "_o"), loop_piece(x, "_i"), conv_channel_columns(target)},
-               {c, c_t, loop_piece(c, "_i"), consumer.native_lanes(target)},
-               {c_t, loop_piece(c, "_o"), loop_piece(c, "_m"), kConvChannelVectors}};
-  st.order = {loop_piece(c, "_i"), loop_piece(x, "_i"), loop_piece(c, "_m"), loop_piece(c, "_o"), loop_piece(x, "_o"), y};
-  append_outermost_first(st.order, outer_pure_loops(consumer));
-  st.parallel = outer_pure_loops(consumer);
-  st.parallel.push_back(y);
-  st.vectorize = loop_piece(c, "_i");
-  return st;
-}
-
-bool walks_channel_blocks(const StageAnalysis& consumer, const StageSchedule& st) {
-  const LoopAnalysis* c = consumer.pure_loop(2);
-  return c && st.vectorize == loop_piece(c->name, "_i");
-}
-
-bool at_channel_block(const Analysis& analysis, const ComputeLocation& at) {
-  if (at.kind != ComputeLocation::Kind::kAt) return false;
-  const FuncAnalysis* host = analysis.find(at.consumer);
-  if (!host || at.consumer_stage >= static_cast<int>(host->stages.size())) return false;
-  const LoopAnalysis* c = host->stages[at.consumer_stage].pure_loop(2);
-  return c && at.loop == loop_piece(c->name, "_o");
-}
-
-StageSchedule conv_channel_init_stage(const StageAnalysis& init, const TargetInfo& target) {
-  const std::string c = init.pure_loop(2)->name;
-  StageSchedule st;
-  st.stage = init.stage;
-  st.splits = {{c, loop_piece(c, "_o"), loop_piece(c, "_i"), init.native_lanes(target)}};
-  st.order = {loop_piece(c, "_i"), loop_piece(c, "_o"), init.pure_loop(0)->name, init.pure_loop(1)->name};
-  append_outermost_first(st.order, outer_pure_loops(init));
-  st.vectorize = loop_piece(c, "_i");
-  return st;
-}
-
-StageSchedule conv_channel_update_stage(const StageAnalysis& update, const TargetInfo& target) {
-  const std::string x = update.pure_loop(0)->name, c = update.pure_loop(2)->name;
-  StageSchedule st;
-  st.stage = update.stage;
-  st.splits = {{c, loop_piece(c, "_o"), loop_piece(c, "_i"), update.native_lanes(target)},
-               {x, loop_piece(x, "_o"), loop_piece(x, "_i"), conv_channel_columns(target)}};
-  st.order = {loop_piece(c, "_i"), loop_piece(c, "_o"), loop_piece(x, "_i")};
-  // The reduction loops reversed: the window innermost, the input channels outside it.
-  for (auto l = update.loops.rbegin(); l != update.loops.rend(); ++l) {
-    if (l->is_reduction) st.order.push_back(l->name);
-  }
-  st.order.push_back(loop_piece(x, "_o"));
-  st.order.push_back(update.pure_loop(1)->name);
-  append_outermost_first(st.order, outer_pure_loops(update));
-  st.vectorize = loop_piece(c, "_i");
-  st.unroll = {loop_piece(c, "_o"), loop_piece(x, "_i")};
-  return st;
-}
-
-std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc) {
-  const StageAnalysis& pure = acc.stages.front();
-  std::vector<std::string> storage = {pure.pure_loop(2)->name, pure.pure_loop(0)->name, pure.pure_loop(1)->name};
-  for (size_t i = 3; pure.pure_loop(i); ++i) storage.push_back(pure.pure_loop(i)->name);
-  return storage;
-}
-
-std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc) {
-  const StageAnalysis& update = acc.stages.back();
-  const LoopAnalysis* x = update.pure_loop(0);
-  const LoopAnalysis* c = update.pure_loop(2);
-  if (!x || !c) return std::nullopt;
-  for (const ProducerUse& use : update.uses) {
-    if (use.func >= 0 || contains(use.index_loops, x->name) || !contains(use.index_loops, c->name)) continue;
-    const InputAnalysis* input = analysis.find_input(use.name);
-    if (!input || use.dim_loops.size() != input->extents.size()) continue;
-    for (size_t d = 1; d < use.dim_loops.size(); ++d) {
-      if (use.dim_loops[d] == std::vector<std::string>{c->name}) return transposed_pack(analysis, *input, static_cast<int>(d));
-    }
-  }
-  return std::nullopt;
-}
-
 AccumulatorFamily accumulator_family(const FuncAnalysis& func) {
   if (!func.has_updates()) return AccumulatorFamily::kNone;
   if (is_matmul_update(func, func.stages.back())) return AccumulatorFamily::kMatmul;
@@ -438,10 +284,14 @@ int find_read_producer(const Analysis& analysis, int func, const std::function<b
 
 }  // namespace
 
-AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
-  const int producer = find_read_producer(analysis, func, [](const FuncAnalysis& f) {
+int accumulator_read(const Analysis& analysis, int func) {
+  return find_read_producer(analysis, func, [](const FuncAnalysis& f) {
     return f.has_updates() && accumulator_family(f) != AccumulatorFamily::kNone;
   });
+}
+
+AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
+  const int producer = accumulator_read(analysis, func);
   return producer < 0 ? AccumulatorFamily::kNone : accumulator_family(analysis.funcs[producer]);
 }
 

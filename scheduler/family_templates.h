@@ -9,16 +9,13 @@
 //   - a matmul accumulator per tile of its consumer: two vectors by several rows held in
 //     registers, the reduction blocked, an operand read across its rows packed transposed,
 //     one read along its rows packed per column panel of the consumer;
-//   - a convolution accumulator per block of output channels of its consumer, stored and
-//     vectorized with the channels innermost: two vectors of channels by a row of columns
-//     in registers, the window inside the input channels, the weights packed with the
-//     output channels innermost (oneDNN's blocking); where the channels do not fill its
-//     blocks, per tile of its consumer: a vector across x by rows by channels in registers.
+//   - a convolution accumulator (conv_templates.h).
 #pragma once
 
 #include <optional>
 
 #include "scheduler/analysis.h"
+#include "scheduler/conv_templates.h"
 #include "scheduler/schedule.h"
 #include "scheduler/stage_template.h"
 
@@ -72,60 +69,6 @@ std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Sche
 std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,
                                                  const StageAnalysis& update);
 
-// A convolution's accumulator: an associative update with several reduction loops and
-// three or more pure loops, reading one operand the innermost pure loop indexes (the
-// activations) and one it does not that the third pure loop does (the weights, per output
-// channel).
-bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
-// Its update per tile of its consumer: one vector across x by a few rows by 8 output
-// channels in registers (4 with AVX2), the window innermost (inside the input channels).
-StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target);
-// Register tiles of output channels in one block of the Func that reads a convolution
-// accumulator: the accumulator is computed per block, and its loads of the input window
-// serve four register tiles from the L1 cache. `ktune bench bench/suite/conv3x3_relu.json
-// --methods ktune-heuristic,onednn --rounds 5` timed conv3x3_relu's heuristic at 0.987 ms
-// with blocks of 32 channels (oneDNN 0.741); with blocks of one register tile (8), a bench
-// of the suite timed it at 1.19 ms (oneDNN 0.696).
-inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
-// The tiling of the Func that reads a convolution accumulator pointwise: the register
-// tile's vector and rows by kConvRegisterTilesPerBlock of its output channels (unrolled
-// where that is at most 16 channels: with AVX-512 the 32-channel block stays a loop), its
-// outer loops in parallel.
-TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
-
-// The channel layout of bench/expert/conv3x3_relu.json. The Func that reads the
-// accumulator walks blocks of kConvChannelVectors vectors of output channels (its third
-// pure loop) by conv_channel_columns columns (its first), the channels vectorized; the
-// accumulator is computed per block (at "c_o"), stored with its channels innermost, its
-// update holding the block in registers with the window inside the input channels. `ktune
-// bench bench/suite/conv3x3_relu.json --methods ktune,ktune-heuristic,expert,onednn
-// --expert-dir bench/expert` (then bench/expert/channels) timed that schedule at 0.851 ms,
-// a 100-minute run's best (vectorized along x) at 0.888, oneDNN at 0.779 on an AMD EPYC;
-// on an Intel Xeon, `--methods ktune-heuristic,expert,onednn --expert-dir
-// bench/expert/rows` timed the heuristic in this layout at 1.68 ms, the x-vectorized expert
-// at 2.47, oneDNN at 1.57. It fits where the channels fill
-// whole blocks and a row has a block's columns.
-inline constexpr int64_t kConvChannelVectors = 2;
-// Columns of the block: as many as fill half the register file with its vectors (8 with
-// AVX-512's or AArch64's 32 registers, 4 with AVX2's 16).
-int64_t conv_channel_columns(const TargetInfo& target);
-bool conv_channel_blocks_fit(const StageAnalysis& consumer, const TargetInfo& target);
-StageSchedule conv_channel_consumer_stage(const StageAnalysis& consumer, const TargetInfo& target);
-// True when `st` vectorizes the inner piece of `consumer`'s third pure loop (its channels).
-bool walks_channel_blocks(const StageAnalysis& consumer, const StageSchedule& st);
-// True when `at` is a block of channels ("c_o") of its host.
-bool at_channel_block(const Analysis& analysis, const ComputeLocation& at);
-// The accumulator's stages computed per block: the initialization vectorized along the
-// channels, the update holding the block in registers (unrolled vectors by unrolled columns)
-// with its reduction loops reversed between the block and the rest of the row.
-StageSchedule conv_channel_init_stage(const StageAnalysis& init, const TargetInfo& target);
-StageSchedule conv_channel_update_stage(const StageAnalysis& update, const TargetInfo& target);
-// The accumulator's pure variables with its channels (third) innermost.
-std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc);
-// The pack of the weights (the operand the update's channels index and its columns do not)
-// with the output channels innermost, at root, in parallel; nullopt where they are already.
-std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc);
-
 // True when Func `func` reads a row reduction directly or through Funcs without updates
 // (a normalization's output reads its rows' mean and variance, softmax's its rows' sum).
 bool reads_row_reduction(const Analysis& analysis, int func);
@@ -143,6 +86,8 @@ TilingChoice row_consumer_choice(const StageAnalysis& consumer, bool at_root, co
 // bias and an activation fused after the product): matmul, conv, or none.
 enum class AccumulatorFamily { kNone, kMatmul, kConv };
 AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func);
+// That accumulator Func's index; -1 when it reads none.
+int accumulator_read(const Analysis& analysis, int func);
 // The family of Func `func`'s own last update.
 AccumulatorFamily accumulator_family(const FuncAnalysis& func);
 

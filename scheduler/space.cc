@@ -194,7 +194,7 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
 }
 
 // The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), at
-// "y_o" where x_o is outermost (column panels), or at "c_o" where the consumer is
+// "y_o" where x_o is outermost (column panels), or at "c_b" where the consumer is
 // vectorized along its channels (blocks of channels), where a matmul's or convolution's
 // accumulator is computed per tile (family_templates.h), if `at` offers it.
 std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const Schedule& schedule,
@@ -209,7 +209,7 @@ std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, 
     const StageSchedule st = scheduled ? scheduled->stage_or_empty(o.consumer_stage) : StageSchedule{};
     std::string tile = loop_piece(x->name, "_o");
     if (walks_column_panels(*stage, st) && y) tile = loop_piece(y->name, "_o");
-    if (walks_channel_blocks(*stage, st)) tile = loop_piece(stage->pure_loop(2)->name, "_o");
+    if (const std::optional<std::string> block = channel_block_loop(*stage, st)) tile = *block;
     if (o.loop == tile) return o;
   }
   return std::nullopt;
@@ -372,9 +372,8 @@ Schedule Space::build(Rng* rng) const {
         f.stages.push_back(st);
       }
     }
-    if (accumulator_family(fa) == AccumulatorFamily::kConv && at_channel_block(analysis_, f.compute)) {
-      f.storage = channels_innermost_storage(fa);
-    }
+    const std::optional<ConvLayout> layout = conv_layout(fa);
+    if (layout && at_channel_block(analysis_, f.compute, *layout)) f.storage = channels_innermost_storage(fa, *layout);
   }
   narrow_gathering_vectors(analysis_, s);
   choose_tails(analysis_, s, rng);
@@ -407,13 +406,14 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
   if (sa.stage == 0) return channel_block_stage(func, sa, compute, rng);
   if (rng && !rng->chance(0.3)) return std::nullopt;
   const bool at_consumer = compute.kind == ComputeLocation::Kind::kAt;
-  if (at_channel_block(analysis_, compute) && is_conv_update(fa, sa)) return conv_channel_update_stage(sa, t);
+  const std::optional<ConvLayout> layout = conv_layout(fa, sa);
+  if (layout && at_channel_block(analysis_, compute, *layout)) return conv_channel_update_stage(sa, *layout, t);
   if (at_consumer && is_matmul_update(fa, sa)) {
     StageSchedule st = matmul_update_stage(sa, t);
     add_dot_products(fa, sa, t, st);
     return st;
   }
-  if (at_consumer && is_conv_update(fa, sa)) return conv_update_stage(sa, t);
+  if (at_consumer && layout) return conv_update_stage(sa, t);
   if (at_consumer && is_row_reduction(fa, sa, t)) return row_reduction_stage(sa, t);
   if (!at_consumer && is_column_reduction(fa, sa, t)) return column_reduction_stage(sa, t);
   return std::nullopt;
@@ -423,14 +423,16 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
                                                         Rng* rng) const {
   const FuncAnalysis& fa = analysis_.funcs[func];
   const TargetInfo& t = analysis_.target;
-  // The cheap checks first: the family of what it reads walks the pipeline's producers.
-  if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() && conv_channel_blocks_fit(sa, t) &&
-      accumulator_family_read(analysis_, func) == AccumulatorFamily::kConv && (!rng || rng->chance(0.3))) {
-    return conv_channel_consumer_stage(sa, t);
+  // The cheap checks first: finding the accumulator it reads walks the pipeline's producers.
+  if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() && sa.pure_loop(2)) {
+    const int acc = accumulator_read(analysis_, func);
+    const std::optional<ConvLayout> read = acc < 0 ? std::nullopt : conv_layout(analysis_.funcs[acc]);
+    if (read && conv_channel_blocks_fit(sa, *read, t) && (!rng || rng->chance(0.3))) {
+      return conv_channel_consumer_stage(sa, *read, t);
+    }
   }
-  if (accumulator_family(fa) == AccumulatorFamily::kConv && at_channel_block(analysis_, compute)) {
-    return conv_channel_init_stage(sa, t);
-  }
+  const std::optional<ConvLayout> own = conv_layout(fa);
+  if (own && at_channel_block(analysis_, compute, *own)) return conv_channel_init_stage(sa, *own, t);
   return std::nullopt;
 }
 
@@ -459,9 +461,10 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
         if (!pack && packs.panel && packs.panel->input == input.name) pack = packs.panel;
       }
       const FuncSchedule* scheduled = s.find(fa.name);
-      if (!pack && scheduled && accumulator_family(fa) == AccumulatorFamily::kConv &&
-          at_channel_block(analysis_, scheduled->compute) && (!rng || rng->chance(0.5))) {
-        const std::optional<InputPack> weights = conv_weight_pack(analysis_, fa);
+      const std::optional<ConvLayout> layout = conv_layout(fa);
+      if (!pack && scheduled && layout && at_channel_block(analysis_, scheduled->compute, *layout) &&
+          (!rng || rng->chance(0.5))) {
+        const std::optional<InputPack> weights = conv_weight_pack(analysis_, fa, *layout);
         if (weights && weights->input == input.name) pack = weights;
       }
     }

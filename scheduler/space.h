@@ -68,7 +68,7 @@ class Space {
   // a draw), or nullopt when it belongs to none.
   std::optional<StageSchedule> family_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,
                                             Rng* rng) const;
-  // A pure stage of a convolution's channel layout (family_templates.h): the blocks of
+  // A pure stage of a convolution's channel layout (conv_templates.h): the blocks of
   // channels of the Func that reads the accumulator (always in the heuristic, sometimes in a
   // draw), the accumulator's initialization per block; nullopt elsewhere.
   std::optional<StageSchedule> channel_block_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,

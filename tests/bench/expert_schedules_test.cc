@@ -1,6 +1,7 @@
 // The schedules written by hand under bench/expert/ and its folders of variants (the bench's
-// "expert" method, --expert-dir): each names a suite subgraph, is valid in ktune's space for
-// this machine, and computes the right answer.
+// "expert" method, --expert-dir): each names a subgraph of the suite (bench/suite/) or of its
+// layouts (bench/suite_layouts/), is valid in ktune's space for this machine, and computes
+// the right answer.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,6 +20,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The spec of subgraph `name` in the suite or its layouts; empty when neither has it.
+fs::path spec_of(const std::string& name) {
+  for (const char* folder : {"suite", "suite_layouts"}) {
+    const fs::path spec = fs::path(KTUNE_SOURCE_DIR) / "bench" / folder / (name + ".json");
+    if (fs::exists(spec)) return spec;
+  }
+  return {};
+}
+
 TEST(ExpertSchedules, EachIsValidForItsSuiteSubgraphAndCorrect) {
   const fs::path dir = fs::path(KTUNE_SOURCE_DIR) / "bench" / "expert";
   const scheduler::TargetInfo target = scheduler::target_info_from_device(targets::detect_host_device());
@@ -26,8 +36,8 @@ TEST(ExpertSchedules, EachIsValidForItsSuiteSubgraphAndCorrect) {
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     const std::string name = entry.path().stem().string();
-    const fs::path spec = fs::path(KTUNE_SOURCE_DIR) / "bench" / "suite" / (name + ".json");
-    ASSERT_TRUE(fs::exists(spec)) << entry.path() << " names no suite subgraph";
+    const fs::path spec = spec_of(name);
+    ASSERT_FALSE(spec.empty()) << entry.path() << " names no subgraph of the suite or its layouts";
     const auto sg = subgraphs::load_spec_subgraph(spec.string());
     const scheduler::Space space(scheduler::analyze(*sg, target));
     const scheduler::Schedule s =

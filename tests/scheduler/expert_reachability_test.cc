@@ -2,10 +2,10 @@
 // (AVX-512: 16 lanes, 32 vector registers), the heuristic schedule of each suite subgraph
 // gives the expert's key stages (the accumulator's update, the split reductions, the
 // normalizations' output in blocks of whole rows, the convolution's output in blocks of
-// channels) the same structure (loops, order, storage order, vectorized and unrolled loops,
-// rfactor and its placement, tails) from its op family's template
-// (scheduler/family_templates.h), and the space's mutators walk the heuristic's tile sizes
-// and packs to the expert's.
+// channels, NCHW and NHWC) the same structure (loops, order, storage order, vectorized and
+// unrolled loops, rfactor and its placement, tails) from its op family's template
+// (scheduler/family_templates.h, conv_templates.h), and the space's mutators walk the
+// heuristic's tile sizes and packs to the expert's.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +20,7 @@ namespace {
 struct Case {
   const char* subgraph;
   std::vector<std::pair<const char*, int>> key_stages;  // (Func, stage)
+  bool layout = false;                                  // in bench/suite_layouts/, not bench/suite/
 };
 
 const Case kCases[] = {
@@ -27,6 +28,7 @@ const Case kCases[] = {
     {"mlp_gelu", {{"xw_acc", 1}}},
     {"bmm_scores", {{"S_acc", 1}}},
     {"conv3x3_relu", {{"conv_acc", 0}, {"conv_acc", 1}, {"y", 0}}},
+    {"conv3x3_nhwc_relu", {{"conv_acc", 0}, {"conv_acc", 1}, {"y", 0}}, true},
     {"softmax", {{"y_max", 1}, {"y_sum", 1}, {"y", 0}}},
     {"layernorm", {{"y_mean", 1}, {"y_var", 1}, {"y", 0}}},
     {"colsum", {{"sums_acc", 1}}},
@@ -72,7 +74,7 @@ class ExpertReachabilityTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ExpertReachabilityTest, HeuristicHasTheExpertStructureAndMutationsReachIt) {
   const Case& c = GetParam();
-  const auto sg = testing::suite_subgraph(c.subgraph);
+  const auto sg = c.layout ? testing::layout_subgraph(c.subgraph) : testing::suite_subgraph(c.subgraph);
   const Space space(analyze(*sg, avx512()));
   const std::string path = std::string(KTUNE_SOURCE_DIR) + "/bench/expert/" + c.subgraph + ".json";
   const Schedule expert = Schedule::from_json(read_user_json(path, "expert schedule"), path);

@@ -126,23 +126,6 @@ TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
   ASSERT_TRUE(row.rfactor.has_value());
   EXPECT_TRUE(row.rfactor->at_func && row.rfactor->vectorize_u);
   EXPECT_EQ(row.splits[0].factor, 16);
-
-  // A convolution's register tile holds 8 output channels on AVX-512 (4 on AVX2); its
-  // consumer's block holds four register tiles, unrolled where that is at most 16 channels.
-  const auto conv = testing::suite_subgraph("conv3x3_relu");
-  for (const TargetInfo& t : {avx2, avx512}) {
-    const Analysis cva = analyze(*conv, t);
-    const StageSchedule update = conv_update_stage(cva.find("conv_acc")->stages[1], t);
-    const TilingChoice block = conv_consumer_choice(cva.find("y")->stages[0], t);
-    const int64_t registers = t.vector_registers == 32 ? 8 : 4;
-    ASSERT_EQ(update.splits.size(), 3u);
-    EXPECT_EQ(update.splits[2].loop, "c");
-    EXPECT_EQ(update.splits[2].factor, registers);
-    EXPECT_EQ(block.third_tile, kConvRegisterTilesPerBlock * registers);
-    const StageSchedule consumer = make_stage(cva.find("y")->stages[0], block);
-    const bool unrolled = std::count(consumer.unroll.begin(), consumer.unroll.end(), "c_i") == 1;
-    EXPECT_EQ(unrolled, block.third_tile <= 16) << block.third_tile << " channels";
-  }
 }
 
 // Column panels (kPanelVectors vectors wide) of a matmul's consumer, x_o outermost and
@@ -233,84 +216,6 @@ TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
   const Analysis g = analyze(*gemm, testing::test_target());
   EXPECT_FALSE(transposed_operand_pack(g, *g.find("C_acc"), g.find("C_acc")->stages[1]).has_value())
       << "B is read along its rows already";
-}
-
-// A convolution whose output channels fill blocks of two vectors is scheduled as oneDNN
-// blocks it (bench/expert/conv3x3_relu.json): its output in blocks of channels by columns,
-// the accumulator per block stored with its channels innermost, the weights packed with the
-// output channels innermost.
-TEST(FamilyTemplates, ConvolutionsWhoseChannelsFillBlocksAreVectorizedAlongThem) {
-  TargetInfo avx512 = testing::test_target();
-  avx512.vector_lanes = 16;
-  avx512.vector_registers = 32;
-  const auto conv = testing::suite_subgraph("conv3x3_relu");
-  const Space space(analyze(*conv, avx512));
-  const Schedule s = space.heuristic();
-  const StageSchedule& y = s.find("y")->stages.at(0);
-  ASSERT_EQ(y.splits.size(), 3u);
-  EXPECT_EQ(y.splits[0], (LoopSplit{"x", "x_o", "x_i", 8}));
-  EXPECT_EQ(y.splits[1], (LoopSplit{"c", "c_t", "c_i", 16}));
-  EXPECT_EQ(y.splits[2], (LoopSplit{"c_t", "c_o", "c_m", kConvChannelVectors}));
-  EXPECT_EQ(y.order, (std::vector<std::string>{"c_i", "x_i", "c_m", "c_o", "x_o", "y", "n"}));
-  EXPECT_EQ(y.parallel, (std::vector<std::string>{"n", "y"}));
-  EXPECT_EQ(y.vectorize, "c_i");
-
-  const FuncSchedule& acc = *s.find("conv_acc");
-  EXPECT_EQ(acc.compute, (ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "c_o"}));
-  EXPECT_EQ(acc.storage, (std::vector<std::string>{"c", "x", "y", "n"}));
-  ASSERT_EQ(acc.stages.size(), 2u);
-  EXPECT_EQ(acc.stages[0].vectorize, "c_i");
-  EXPECT_EQ(acc.stages[1].order,
-            (std::vector<std::string>{"c_i", "c_o", "x_i", "r$z", "r$y", "r$x", "x_o", "y", "n"}))
-      << "the window inside the input channels, inside the block";
-  EXPECT_EQ(acc.stages[1].unroll, (std::vector<std::string>{"c_o", "x_i"}));
-  ASSERT_EQ(s.packs.size(), 1u);
-  EXPECT_EQ(s.packs[0].input, "w");
-  EXPECT_EQ(s.packs[0].storage, (std::vector<std::string>{"w", "x", "y", "z"}));
-  EXPECT_EQ(s.packs[0].compute.kind, ComputeLocation::Kind::kRoot);
-  EXPECT_TRUE(s.packs[0].parallel);
-  EXPECT_EQ(space.validate(s).value_or(""), "");
-
-  // Half the register file: 8 columns of two vectors with 32 registers, 4 with 16.
-  EXPECT_EQ(conv_channel_columns(avx512), 8);
-  EXPECT_EQ(conv_channel_columns(testing::test_target()), 4);
-}
-
-// 24 output channels fill no block of two 16-lane vectors: the output is vectorized along x
-// and the accumulator computed per tile, in the definition's order, the weights unpacked.
-TEST(FamilyTemplates, ConvolutionsWithFewerChannelsStayVectorizedAlongX) {
-  TargetInfo avx512 = testing::test_target();
-  avx512.vector_lanes = 16;
-  avx512.vector_registers = 32;
-  const auto conv = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 8, 20, 40]},
-    {"name": "w", "shape": [24, 8, 3, 3]}],
-    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW", "padding": [1, 1]},
-            {"op": "relu", "inputs": ["conv"], "output": "y"}], "outputs": ["y"]})");
-  const Space space(analyze(*conv, avx512));
-  ASSERT_FALSE(conv_channel_blocks_fit(space.analysis().find("y")->stages[0], avx512));
-  const Schedule s = space.heuristic();
-  const FuncSchedule* acc = s.find("conv_acc");
-  ASSERT_NE(acc, nullptr) << s.to_json().dump();
-  EXPECT_EQ(acc->compute.loop, "x_o");
-  EXPECT_TRUE(acc->storage.empty());
-  EXPECT_EQ(s.find("y")->stages.at(0).vectorize, "x_i");
-  EXPECT_TRUE(s.packs.empty());
-}
-
-// The channel layout computes the convolution right where its columns leave a tail (10
-// columns in blocks of 4) and with a bias and a ReLU fused after it (8 lanes, 16 registers).
-TEST(FamilyTemplates, AConvolutionInBlocksOfChannelsIsCorrect) {
-  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [2, 8, 6, 10]},
-    {"name": "w", "shape": [32, 8, 3, 3]}, {"name": "b", "shape": [32]}],
-    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW", "padding": [1, 1]},
-            {"op": "bias_add", "inputs": ["conv", "b"], "output": "biased", "axis": 1},
-            {"op": "relu", "inputs": ["biased"], "output": "y"}], "outputs": ["y"]})");
-  const Space space(analyze(*sg, testing::test_target()));
-  const Schedule s = space.heuristic();
-  ASSERT_EQ(s.find("conv_acc")->compute.loop, "c_o") << s.to_json().dump();
-  ASSERT_EQ(s.packs.size(), 1u);
-  const auto inputs = sg->make_inputs(7);
-  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
 }  // namespace

@@ -23,6 +23,11 @@ inline std::unique_ptr<subgraphs::SpecSubgraph> suite_subgraph(const std::string
   return subgraphs::load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/bench/suite/" + name + ".json");
 }
 
+// A subgraph of the suite in another layout (bench/suite_layouts/).
+inline std::unique_ptr<subgraphs::SpecSubgraph> layout_subgraph(const std::string& name) {
+  return subgraphs::load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/bench/suite_layouts/" + name + ".json");
+}
+
 inline std::unique_ptr<subgraphs::SpecSubgraph> spec_subgraph(const std::string& text) {
   return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "test.json"));
 }

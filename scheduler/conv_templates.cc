@@ -1,0 +1,211 @@
+#include "scheduler/conv_templates.h"
+
+#include <algorithm>
+
+#include "scheduler/input_pack.h"
+
+namespace ktune::scheduler {
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+int reduction_loops(const StageAnalysis& stage) {
+  return static_cast<int>(std::count_if(stage.loops.begin(), stage.loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
+}
+
+// Which of the first three pure loops of `stage` each read of another Func or input
+// indexes, as bit masks (bit i: pure loop i).
+std::vector<int> first_loop_masks(const FuncAnalysis& func, const StageAnalysis& stage) {
+  std::vector<int> masks;
+  for (const ProducerUse& use : stage.uses) {
+    if (use.name == func.name) continue;
+    int mask = 0;
+    for (size_t i = 0; i < 3; ++i) mask |= contains(use.index_loops, stage.pure_loop(i)->name) ? 1 << i : 0;
+    masks.push_back(mask);
+  }
+  return masks;
+}
+
+// Output channels of a convolution's register tile: with two rows of one vector, half the
+// register file (8 with AVX-512's or AArch64's 32 registers, 4 with AVX2's 16).
+int64_t conv_register_channels(const TargetInfo& target) { return std::max<int64_t>(2, target.vector_registers / 2 / 2); }
+
+// The pure loops after the first three (a batch), outermost first.
+std::vector<std::string> outer_pure_loops(const StageAnalysis& stage) {
+  std::vector<std::string> out;
+  for (size_t i = 3; stage.pure_loop(i); ++i) out.insert(out.begin(), stage.pure_loop(i)->name);
+  return out;
+}
+
+void append_outermost_first(std::vector<std::string>& order, const std::vector<std::string>& outermost_first) {
+  order.insert(order.end(), outermost_first.rbegin(), outermost_first.rend());
+}
+
+// The names of the channel, column and row loops of `stage` under `layout`.
+struct LayoutLoops {
+  std::string channel, column, row;
+};
+
+LayoutLoops layout_loops(const StageAnalysis& stage, const ConvLayout& layout) {
+  return {stage.pure_loop(layout.channel)->name, stage.pure_loop(layout.column)->name, stage.pure_loop(layout.row)->name};
+}
+
+}  // namespace
+
+std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnalysis& stage) {
+  if (!stage.rfactor_ok || !stage.pure_loop(2) || reduction_loops(stage) < 2) return std::nullopt;
+  const std::vector<int> masks = first_loop_masks(func, stage);
+  const auto has = [&](int mask) { return std::find(masks.begin(), masks.end(), mask) != masks.end(); };
+  for (int channel = 0; channel < 3; ++channel) {
+    const int weights = 1 << channel, activations = 7 & ~weights;
+    if (!has(weights) || !has(activations)) continue;
+    ConvLayout layout;
+    layout.channel = channel;
+    layout.column = channel == 0 ? 1 : 0;
+    layout.row = 3 - channel - layout.column;
+    return layout;
+  }
+  return std::nullopt;
+}
+
+std::optional<ConvLayout> conv_layout(const FuncAnalysis& func) {
+  if (!func.has_updates()) return std::nullopt;
+  return conv_layout(func, func.stages.back());
+}
+
+bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) { return conv_layout(func, stage).has_value(); }
+
+StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
+  TilingChoice c;
+  const int64_t lanes = stage.native_lanes(target);
+  c.vector_width = std::min<int64_t>(lanes, stage.pure_loop(0)->extent);
+  c.second_tile = 2;
+  c.unroll_second = true;
+  c.third_tile = conv_register_channels(target);
+  c.unroll_third = true;
+  c.reduction_inside_tiles = true;
+  c.reverse_reductions = true;
+  return make_stage(stage, c);
+}
+
+TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {
+  TilingChoice c;
+  const int64_t lanes = consumer.native_lanes(target);
+  if (const LoopAnalysis* x = consumer.pure_loop(0)) c.vector_width = std::min<int64_t>(lanes, x->extent);
+  c.second_tile = 2;
+  c.third_tile = kConvRegisterTilesPerBlock * conv_register_channels(target);
+  c.unroll_third = true;
+  c.parallel_loops = 3;
+  return c;
+}
+
+int64_t conv_channel_columns(const TargetInfo& target) {
+  return std::max<int64_t>(2, target.vector_registers / 2 / kConvChannelVectors);
+}
+
+bool conv_channel_blocks_fit(const StageAnalysis& consumer, const ConvLayout& layout, const TargetInfo& target) {
+  if (!consumer.pure_loop(2)) return false;
+  const LoopAnalysis* channel = consumer.pure_loop(layout.channel);
+  const LoopAnalysis* column = consumer.pure_loop(layout.column);
+  const int64_t block = kConvChannelVectors * consumer.native_lanes(target);
+  return channel->extent % block == 0 && column->extent >= conv_channel_columns(target);
+}
+
+StageSchedule conv_channel_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
+                                          const TargetInfo& target) {
+  const LayoutLoops l = layout_loops(consumer, layout);
+  const std::string channel_t = loop_piece(l.channel, "_t");
+  StageSchedule st;
+  st.stage = consumer.stage;
+  st.splits = {{l.column, loop_piece(l.column, "_o"), loop_piece(l.column, "_i"), conv_channel_columns(target)},
+               {l.channel, channel_t, loop_piece(l.channel, "_i"), consumer.native_lanes(target)},
+               {channel_t, loop_piece(l.channel, "_b"), loop_piece(l.channel, "_m"), kConvChannelVectors}};
+  st.order = {loop_piece(l.channel, "_i"), loop_piece(l.column, "_i"), loop_piece(l.channel, "_m"),
+              loop_piece(l.channel, "_b"), loop_piece(l.column, "_o"), l.row};
+  append_outermost_first(st.order, outer_pure_loops(consumer));
+  st.parallel = outer_pure_loops(consumer);
+  st.parallel.push_back(l.row);
+  st.vectorize = loop_piece(l.channel, "_i");
+  return st;
+}
+
+std::optional<std::string> channel_block_loop(const StageAnalysis& consumer, const StageSchedule& st) {
+  for (size_t i = 0; i < 3 && consumer.pure_loop(i); ++i) {
+    const std::string& name = consumer.pure_loop(i)->name;
+    if (st.vectorize != loop_piece(name, "_i")) continue;
+    for (const LoopSplit& split : st.splits) {
+      if (split.loop == loop_piece(name, "_t") && split.outer == loop_piece(name, "_b")) return split.outer;
+    }
+  }
+  return std::nullopt;
+}
+
+bool at_channel_block(const Analysis& analysis, const ComputeLocation& at, const ConvLayout& layout) {
+  if (at.kind != ComputeLocation::Kind::kAt) return false;
+  const FuncAnalysis* host = analysis.find(at.consumer);
+  if (!host || at.consumer_stage >= static_cast<int>(host->stages.size())) return false;
+  const LoopAnalysis* channel = host->stages[at.consumer_stage].pure_loop(layout.channel);
+  return channel && at.loop == loop_piece(channel->name, "_b");
+}
+
+StageSchedule conv_channel_init_stage(const StageAnalysis& init, const ConvLayout& layout, const TargetInfo& target) {
+  const std::string channel = init.pure_loop(layout.channel)->name;
+  StageSchedule st;
+  st.stage = init.stage;
+  st.splits = {{channel, loop_piece(channel, "_o"), loop_piece(channel, "_i"), init.native_lanes(target)}};
+  st.order = {loop_piece(channel, "_i"), loop_piece(channel, "_o")};
+  for (size_t i = 0; i < 3; ++i) {
+    if (static_cast<int>(i) != layout.channel) st.order.push_back(init.pure_loop(i)->name);
+  }
+  append_outermost_first(st.order, outer_pure_loops(init));
+  st.vectorize = loop_piece(channel, "_i");
+  return st;
+}
+
+StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvLayout& layout,
+                                        const TargetInfo& target) {
+  const LayoutLoops l = layout_loops(update, layout);
+  StageSchedule st;
+  st.stage = update.stage;
+  st.splits = {{l.channel, loop_piece(l.channel, "_o"), loop_piece(l.channel, "_i"), update.native_lanes(target)},
+               {l.column, loop_piece(l.column, "_o"), loop_piece(l.column, "_i"), conv_channel_columns(target)}};
+  st.order = {loop_piece(l.channel, "_i"), loop_piece(l.channel, "_o"), loop_piece(l.column, "_i")};
+  // The reduction loops reversed: the window innermost, the input channels outside it.
+  for (auto r = update.loops.rbegin(); r != update.loops.rend(); ++r) {
+    if (r->is_reduction) st.order.push_back(r->name);
+  }
+  st.order.push_back(loop_piece(l.column, "_o"));
+  st.order.push_back(l.row);
+  append_outermost_first(st.order, outer_pure_loops(update));
+  st.vectorize = loop_piece(l.channel, "_i");
+  st.unroll = {loop_piece(l.channel, "_o"), loop_piece(l.column, "_i")};
+  return st;
+}
+
+std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc, const ConvLayout& layout) {
+  if (layout.channel == 0) return {};
+  const StageAnalysis& pure = acc.stages.front();
+  std::vector<std::string> storage = {pure.pure_loop(layout.channel)->name};
+  for (size_t i = 0; pure.pure_loop(i); ++i) {
+    if (static_cast<int>(i) != layout.channel) storage.push_back(pure.pure_loop(i)->name);
+  }
+  return storage;
+}
+
+std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout) {
+  const StageAnalysis& update = acc.stages.back();
+  const LoopAnalysis* channel = update.pure_loop(layout.channel);
+  const LoopAnalysis* column = update.pure_loop(layout.column);
+  if (!channel || !column) return std::nullopt;
+  for (const ProducerUse& use : update.uses) {
+    if (use.func >= 0 || contains(use.index_loops, column->name) || !contains(use.index_loops, channel->name)) continue;
+    const InputAnalysis* input = analysis.find_input(use.name);
+    if (!input || use.dim_loops.size() != input->extents.size()) continue;
+    for (size_t d = 1; d < use.dim_loops.size(); ++d) {
+      if (use.dim_loops[d] == std::vector<std::string>{channel->name}) return transposed_pack(analysis, *input, static_cast<int>(d));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,93 @@
+// The stage schedules of the convolution family (family_templates.h has the others),
+// recognised from the analysis and adapted to the shape, the target and the layout: NCHW
+// (the output channels the third pure loop, the columns the first) or NHWC (the channels
+// the first, the columns the second).
+//   - Where the output channels fill blocks of kConvChannelVectors vectors: the channel
+//     layout of bench/expert/conv3x3_relu.json and conv3x3_nhwc_relu.json. The Func that
+//     reads the accumulator walks blocks of channels by a row of columns, vectorized along
+//     the channels; the accumulator is computed per block ("c_b" of NCHW's c, "x_b" of
+//     NHWC's x), stored with its channels innermost, its update holding the block in
+//     registers with the window inside the input channels; NCHW's weights are packed with
+//     the output channels innermost (oneDNN's blocking; NHWC's HWIO weights are already).
+//   - Elsewhere: a register tile per tile of the consumer, vectorized along the first
+//     pure loop by rows by channels.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/analysis.h"
+#include "scheduler/schedule.h"
+#include "scheduler/stage_template.h"
+
+namespace ktune::scheduler {
+
+// Where a convolution keeps its output channels, columns and rows among its first three
+// pure loops (positions, innermost first): NCHW {2, 0, 1}, NHWC {0, 1, 2}. The Funcs
+// that read it pointwise (a bias, an activation) have the same.
+struct ConvLayout {
+  int channel = 2;
+  int column = 0;
+  int row = 1;
+  bool operator==(const ConvLayout& o) const { return channel == o.channel && column == o.column && row == o.row; }
+};
+
+// The layout of a convolution's accumulator update: an associative update with several
+// reduction loops and three or more pure loops that reads one operand indexed by exactly one
+// of the first three pure loops (the weights, per output channel) and one indexed by the
+// other two and not by it (the activations); nullopt for any other stage.
+std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnalysis& stage);
+// The layout of `func`'s last update; nullopt without updates or for another family.
+std::optional<ConvLayout> conv_layout(const FuncAnalysis& func);
+bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
+
+// Its update per tile of its consumer: one vector across x by a few rows by 8 output
+// channels in registers (4 with AVX2), the window innermost (inside the input channels).
+StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target);
+// Register tiles of output channels in one block of the Func that reads a convolution
+// accumulator: the accumulator is computed per block, and its loads of the input window
+// serve four register tiles from the L1 cache. `ktune bench bench/suite/conv3x3_relu.json
+// --methods ktune-heuristic,onednn --rounds 5` timed conv3x3_relu's heuristic at 0.987 ms
+// with blocks of 32 channels (oneDNN 0.741); with blocks of one register tile (8), a bench
+// of the suite timed it at 1.19 ms (oneDNN 0.696).
+inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
+// The tiling of the Func that reads a convolution accumulator pointwise: the register
+// tile's vector and rows by kConvRegisterTilesPerBlock of its output channels (unrolled
+// where that is at most 16 channels: with AVX-512 the 32-channel block stays a loop), its
+// outer loops in parallel.
+TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
+
+// The channel layout. `ktune bench bench/suite/conv3x3_relu.json --methods
+// ktune,ktune-heuristic,expert,onednn --expert-dir bench/expert` (then bench/expert/channels)
+// timed the NCHW expert at 0.851 ms, a 100-minute run's best (vectorized along x) at 0.888,
+// oneDNN at 0.779 on an AMD EPYC; on an Intel Xeon, `--methods ktune-heuristic,expert,onednn
+// --expert-dir bench/expert/rows` timed the heuristic in this layout at 1.68 ms, the
+// x-vectorized expert at 2.47, oneDNN at 1.57. It fits where the channels fill whole blocks
+// and a row has a block's columns.
+inline constexpr int64_t kConvChannelVectors = 2;
+// Columns of the block: as many as fill half the register file with its vectors (8 with
+// AVX-512's or AArch64's 32 registers, 4 with AVX2's 16).
+int64_t conv_channel_columns(const TargetInfo& target);
+bool conv_channel_blocks_fit(const StageAnalysis& consumer, const ConvLayout& layout, const TargetInfo& target);
+// The Func that reads the accumulator: blocks of channels ("_b", outside the block's vectors
+// "_m" and columns) walked along the row, the rows (and the batch) in parallel.
+StageSchedule conv_channel_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
+                                          const TargetInfo& target);
+// The block loop ("c_b") where `st` walks `consumer` in blocks of channels; nullopt otherwise.
+std::optional<std::string> channel_block_loop(const StageAnalysis& consumer, const StageSchedule& st);
+// True when `at` is a block of channels of its host, for an accumulator of `layout`.
+bool at_channel_block(const Analysis& analysis, const ComputeLocation& at, const ConvLayout& layout);
+// The accumulator's stages computed per block: the initialization vectorized along the
+// channels, the update holding the block in registers (unrolled vectors by unrolled columns)
+// with its reduction loops reversed between the block and the rest of the row.
+StageSchedule conv_channel_init_stage(const StageAnalysis& init, const ConvLayout& layout, const TargetInfo& target);
+StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvLayout& layout,
+                                        const TargetInfo& target);
+// The accumulator's pure variables with its channels innermost; empty where they are already.
+std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc, const ConvLayout& layout);
+// The pack of the weights (the operand the update's channels index and its columns do not)
+// with the output channels innermost, at root, in parallel; nullopt where they are already.
+std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout);
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,194 @@
+// Tests scheduler/conv_templates.cc: the layouts a convolution is recognised in (from the
+// analysis), the register tiles per target, and the channel layout the heuristic takes in
+// NCHW and NHWC, run against the reference.
+#include "scheduler/conv_templates.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "scheduler/space.h"
+#include "scheduler/stage_template.h"
+
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+TargetInfo avx512() {
+  TargetInfo t = testing::test_target();
+  t.vector_lanes = 16;
+  t.vector_registers = 32;
+  return t;
+}
+
+TEST(ConvTemplates, TheLayoutIsWhereTheWeightsAloneAreIndexed) {
+  const TargetInfo t = testing::test_target();
+  const auto nchw = testing::suite_subgraph("conv3x3_relu");
+  const Analysis a = analyze(*nchw, t);
+  EXPECT_EQ(conv_layout(*a.find("conv_acc")), (ConvLayout{2, 0, 1})) << "channels c, columns x, rows y";
+  const auto nhwc = testing::layout_subgraph("conv3x3_nhwc_relu");
+  const Analysis b = analyze(*nhwc, t);
+  EXPECT_EQ(conv_layout(*b.find("conv_acc")), (ConvLayout{0, 1, 2})) << "channels x, columns y, rows c";
+  // A depthwise convolution reads its activations per output channel; a matmul has one
+  // reduction loop; a pure Func has none.
+  const auto dw = testing::suite_subgraph("dwconv3x3_relu");
+  const Analysis d = analyze(*dw, t);
+  for (const FuncAnalysis& f : d.funcs) EXPECT_FALSE(conv_layout(f).has_value()) << f.name;
+  const auto gemm = testing::suite_subgraph("gemm_1024");
+  EXPECT_FALSE(conv_layout(*analyze(*gemm, t).find("C_acc")).has_value());
+  EXPECT_FALSE(conv_layout(*a.find("conv_pad")).has_value());
+}
+
+// A convolution's register tile holds 8 output channels on AVX-512 (4 on AVX2); its
+// consumer's block holds four register tiles, unrolled where that is at most 16 channels.
+TEST(ConvTemplates, RegisterTilesFollowTheTargetsRegisters) {
+  const auto conv = testing::suite_subgraph("conv3x3_relu");
+  for (const TargetInfo& t : {testing::test_target(), avx512()}) {
+    const Analysis cva = analyze(*conv, t);
+    const StageSchedule update = conv_update_stage(cva.find("conv_acc")->stages[1], t);
+    const TilingChoice block = conv_consumer_choice(cva.find("y")->stages[0], t);
+    const int64_t registers = t.vector_registers == 32 ? 8 : 4;
+    ASSERT_EQ(update.splits.size(), 3u);
+    EXPECT_EQ(update.splits[2].loop, "c");
+    EXPECT_EQ(update.splits[2].factor, registers);
+    EXPECT_EQ(block.third_tile, kConvRegisterTilesPerBlock * registers);
+    const StageSchedule consumer = make_stage(cva.find("y")->stages[0], block);
+    const bool unrolled = std::count(consumer.unroll.begin(), consumer.unroll.end(), "c_i") == 1;
+    EXPECT_EQ(unrolled, block.third_tile <= 16) << block.third_tile << " channels";
+  }
+  // Half the register file: 8 columns of two vectors with 32 registers, 4 with 16.
+  EXPECT_EQ(conv_channel_columns(avx512()), 8);
+  EXPECT_EQ(conv_channel_columns(testing::test_target()), 4);
+}
+
+// An NCHW convolution whose output channels fill blocks of two vectors is scheduled as oneDNN
+// blocks it (bench/expert/conv3x3_relu.json): its output in blocks of channels by columns,
+// the accumulator per block stored with its channels innermost, the weights packed with the
+// output channels innermost.
+TEST(ConvTemplates, NchwChannelsThatFillBlocksAreVectorizedAlongThem) {
+  const auto conv = testing::suite_subgraph("conv3x3_relu");
+  const Space space(analyze(*conv, avx512()));
+  const Schedule s = space.heuristic();
+  const StageSchedule& y = s.find("y")->stages.at(0);
+  ASSERT_EQ(y.splits.size(), 3u);
+  EXPECT_EQ(y.splits[0], (LoopSplit{"x", "x_o", "x_i", 8}));
+  EXPECT_EQ(y.splits[1], (LoopSplit{"c", "c_t", "c_i", 16}));
+  EXPECT_EQ(y.splits[2], (LoopSplit{"c_t", "c_b", "c_m", kConvChannelVectors}));
+  EXPECT_EQ(y.order, (std::vector<std::string>{"c_i", "x_i", "c_m", "c_b", "x_o", "y", "n"}));
+  EXPECT_EQ(y.parallel, (std::vector<std::string>{"n", "y"}));
+  EXPECT_EQ(y.vectorize, "c_i");
+  EXPECT_EQ(channel_block_loop(space.analysis().find("y")->stages[0], y), "c_b");
+
+  const FuncSchedule& acc = *s.find("conv_acc");
+  EXPECT_EQ(acc.compute, (ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "c_b"}));
+  EXPECT_EQ(acc.storage, (std::vector<std::string>{"c", "x", "y", "n"}));
+  ASSERT_EQ(acc.stages.size(), 2u);
+  EXPECT_EQ(acc.stages[0].vectorize, "c_i");
+  EXPECT_EQ(acc.stages[1].order,
+            (std::vector<std::string>{"c_i", "c_o", "x_i", "r$z", "r$y", "r$x", "x_o", "y", "n"}))
+      << "the window inside the input channels, inside the block";
+  EXPECT_EQ(acc.stages[1].unroll, (std::vector<std::string>{"c_o", "x_i"}));
+  ASSERT_EQ(s.packs.size(), 1u);
+  EXPECT_EQ(s.packs[0].input, "w");
+  EXPECT_EQ(s.packs[0].storage, (std::vector<std::string>{"w", "x", "y", "z"}));
+  EXPECT_EQ(s.packs[0].compute.kind, ComputeLocation::Kind::kRoot);
+  EXPECT_TRUE(s.packs[0].parallel);
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+}
+
+// The same blocking in NHWC (bench/expert/conv3x3_nhwc_relu.json), where the channels are
+// the first loop: no storage order and no pack are needed, the HWIO weights have the
+// output channels innermost already.
+TEST(ConvTemplates, NhwcChannelsThatFillBlocksAreVectorizedAlongThemInPlace) {
+  const auto conv = testing::layout_subgraph("conv3x3_nhwc_relu");
+  const Space space(analyze(*conv, avx512()));
+  const Schedule s = space.heuristic();
+  const StageSchedule& y = s.find("y")->stages.at(0);
+  ASSERT_EQ(y.splits.size(), 3u);
+  EXPECT_EQ(y.splits[0], (LoopSplit{"y", "y_o", "y_i", 8}));
+  EXPECT_EQ(y.splits[1], (LoopSplit{"x", "x_t", "x_i", 16}));
+  EXPECT_EQ(y.splits[2], (LoopSplit{"x_t", "x_b", "x_m", kConvChannelVectors}));
+  EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "y_i", "x_m", "x_b", "y_o", "c", "n"}));
+  EXPECT_EQ(y.parallel, (std::vector<std::string>{"n", "c"})) << "the rows and the batch";
+  EXPECT_EQ(y.vectorize, "x_i");
+
+  const FuncSchedule& acc = *s.find("conv_acc");
+  EXPECT_EQ(acc.compute, (ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "x_b"}));
+  EXPECT_TRUE(acc.storage.empty());
+  ASSERT_EQ(acc.stages.size(), 2u);
+  EXPECT_EQ(acc.stages[0].order, (std::vector<std::string>{"x_i", "x_o", "y", "c", "n"}));
+  EXPECT_EQ(acc.stages[1].order,
+            (std::vector<std::string>{"x_i", "x_o", "y_i", "r$z", "r$y", "r$x", "y_o", "c", "n"}));
+  EXPECT_EQ(acc.stages[1].unroll, (std::vector<std::string>{"x_o", "y_i"}));
+  EXPECT_TRUE(s.packs.empty());
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+}
+
+// An ordinary tiling of an NHWC output also splits x into x_t, x_o and x_m; only the channel
+// layout's "_b" piece is a block of channels.
+TEST(ConvTemplates, OnlyTheChannelLayoutWalksBlocksOfChannels) {
+  const auto conv = testing::layout_subgraph("conv3x3_nhwc_relu");
+  const Analysis a = analyze(*conv, avx512());
+  const StageAnalysis& y = a.find("y")->stages[0];
+  TilingChoice tiles;
+  tiles.vector_width = 16;
+  tiles.inner_tile = 32;
+  tiles.second_tile = 2;
+  const StageSchedule tiled = make_stage(y, tiles);
+  ASSERT_EQ(tiled.vectorize, "x_i");
+  EXPECT_FALSE(channel_block_loop(y, tiled).has_value());
+  const ConvLayout layout = *conv_layout(*a.find("conv_acc"));
+  EXPECT_FALSE(at_channel_block(a, ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "x_o"}, layout));
+  EXPECT_TRUE(at_channel_block(a, ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "x_b"}, layout));
+}
+
+// 24 output channels fill no block of two 16-lane vectors: the output is vectorized along x
+// and the accumulator computed per tile, in the definition's order, the weights unpacked.
+TEST(ConvTemplates, FewerChannelsStayVectorizedAlongX) {
+  const auto conv = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 8, 20, 40]},
+    {"name": "w", "shape": [24, 8, 3, 3]}],
+    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW", "padding": [1, 1]},
+            {"op": "relu", "inputs": ["conv"], "output": "y"}], "outputs": ["y"]})");
+  const Space space(analyze(*conv, avx512()));
+  ASSERT_FALSE(conv_channel_blocks_fit(space.analysis().find("y")->stages[0], ConvLayout{}, avx512()));
+  const Schedule s = space.heuristic();
+  const FuncSchedule* acc = s.find("conv_acc");
+  ASSERT_NE(acc, nullptr) << s.to_json().dump();
+  EXPECT_EQ(acc->compute.loop, "x_o");
+  EXPECT_TRUE(acc->storage.empty());
+  EXPECT_EQ(s.find("y")->stages.at(0).vectorize, "x_i");
+  EXPECT_TRUE(s.packs.empty());
+}
+
+// The channel layout computes the convolution right where its columns leave a tail (10
+// columns in blocks of 4) and with a bias and a ReLU fused after it (8 lanes, 16
+// registers), in both layouts.
+TEST(ConvTemplates, ConvolutionsInBlocksOfChannelsAreCorrect) {
+  const struct {
+    const char* layout;
+    const char* x_shape;
+    const char* w_shape;
+    int bias_axis;
+    const char* block;
+  } cases[] = {{"NCHW", "[2, 8, 6, 10]", "[32, 8, 3, 3]", 1, "c_b"}, {"NHWC", "[2, 6, 10, 8]", "[3, 3, 8, 32]", 3, "x_b"}};
+  for (const auto& c : cases) {
+    const auto sg = testing::spec_subgraph(std::string(R"({"inputs": [{"name": "x", "shape": )") + c.x_shape +
+                                           R"(}, {"name": "w", "shape": )" + c.w_shape +
+                                           R"(}, {"name": "b", "shape": [32]}],
+      "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": ")" + c.layout +
+                                           R"(", "padding": [1, 1]},
+              {"op": "bias_add", "inputs": ["conv", "b"], "output": "biased", "axis": )" +
+                                           std::to_string(c.bias_axis) + R"(},
+              {"op": "relu", "inputs": ["biased"], "output": "y"}], "outputs": ["y"]})");
+    const Space space(analyze(*sg, testing::test_target()));
+    const Schedule s = space.heuristic();
+    ASSERT_EQ(s.find("conv_acc")->compute.loop, c.block) << c.layout << ": " << s.to_json().dump();
+    EXPECT_EQ(s.packs.size(), std::string(c.layout) == "NCHW" ? 1u : 0u) << c.layout;
+    const auto inputs = sg->make_inputs(7);
+    EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "") << c.layout;
+  }
+}
+
+}  // namespace
+}  // namespace ktune::scheduler
