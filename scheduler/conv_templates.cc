@@ -184,12 +184,56 @@ StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvL
 
 std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc, const ConvLayout& layout) {
   if (layout.channel == 0) return {};
-  const StageAnalysis& pure = acc.stages.front();
-  std::vector<std::string> storage = {pure.pure_loop(layout.channel)->name};
+  return dim_innermost_storage(acc, layout.channel);
+}
+
+std::vector<std::string> dim_innermost_storage(const FuncAnalysis& func, int dim) {
+  const StageAnalysis& pure = func.stages.front();
+  std::vector<std::string> storage = {pure.pure_loop(dim)->name};
   for (size_t i = 0; pure.pure_loop(i); ++i) {
-    if (static_cast<int>(i) != layout.channel) storage.push_back(pure.pure_loop(i)->name);
+    if (static_cast<int>(i) != dim) storage.push_back(pure.pure_loop(i)->name);
   }
   return storage;
+}
+
+std::optional<StridedActivations> strided_activations(const FuncAnalysis& acc, const ConvLayout& layout) {
+  const StageAnalysis& update = acc.stages.back();
+  const LayoutLoops l = layout_loops(update, layout);
+  for (const ProducerUse& use : update.uses) {
+    const bool spatial = contains(use.index_loops, l.column) && contains(use.index_loops, l.row);
+    if (use.name == acc.name || !spatial || contains(use.index_loops, l.channel)) continue;
+    // The input channels: the dimension indexed by one reduction loop alone.
+    for (size_t d = 1; d < use.dim_loops.size(); ++d) {
+      if (use.dim_loops[d].size() != 1) continue;
+      const LoopAnalysis* loop = update.find(use.dim_loops[d][0]);
+      if (loop && loop->is_reduction) return StridedActivations{use.func, use.name, static_cast<int>(d)};
+    }
+  }
+  return std::nullopt;
+}
+
+StageSchedule channels_innermost_stage(const StageAnalysis& pure, int channel_dim, const TargetInfo& target) {
+  const std::string channel = pure.pure_loop(channel_dim)->name;
+  std::vector<std::string> others;
+  for (size_t i = 0; pure.pure_loop(i); ++i) {
+    if (static_cast<int>(i) != channel_dim) others.push_back(pure.pure_loop(i)->name);
+  }
+  StageSchedule st;
+  st.stage = pure.stage;
+  st.splits = {{channel, loop_piece(channel, "_o"), loop_piece(channel, "_i"), pure.native_lanes(target)}};
+  st.order = {loop_piece(channel, "_i"), others.front(), loop_piece(channel, "_o")};
+  st.order.insert(st.order.end(), others.begin() + 1, others.end());
+  st.parallel.assign(others.rbegin(), others.rend() - 1);
+  st.vectorize = loop_piece(channel, "_i");
+  return st;
+}
+
+std::optional<InputPack> conv_activation_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout) {
+  const std::optional<StridedActivations> read = strided_activations(acc, layout);
+  if (!read || read->func >= 0) return std::nullopt;
+  const InputAnalysis* input = analysis.find_input(read->name);
+  if (!input) return std::nullopt;
+  return transposed_pack(analysis, *input, read->channel_dim);
 }
 
 std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout) {

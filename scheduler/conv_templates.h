@@ -86,6 +86,27 @@ StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvL
                                         const TargetInfo& target);
 // The accumulator's pure variables with its channels innermost; empty where they are already.
 std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc, const ConvLayout& layout);
+// `func`'s pure variables with dimension `dim` moved innermost, the others in order.
+std::vector<std::string> dim_innermost_storage(const FuncAnalysis& func, int dim);
+
+// What the update reads its activations from (a Func, the padded input, or an input) and the
+// dimension its input channels index, where that is not the innermost one (NCHW); nullopt
+// where it is (NHWC). With the window read per input channel, NCHW activations are 58
+// columns of 64 planes apart: oneDNN reorders them into blocks of channels first.
+struct StridedActivations {
+  int func = -1;      // index into Analysis::funcs; -1 for a pipeline input
+  std::string name;   // Func name or input name
+  int channel_dim = 0;
+};
+std::optional<StridedActivations> strided_activations(const FuncAnalysis& acc, const ConvLayout& layout);
+// The pure stage of that Func stored with its channels innermost: vectorized along the
+// channels, one row of columns per block of a vector of channels, the rows (and the batch)
+// in parallel. `ktune bench bench/suite/conv3x3_relu.json --methods expert,onednn` timed
+// the channel layout at 0.94x and 0.89x oneDNN's speed with the padded input stored so, at
+// 0.80x and 0.77x without, in turns on an Intel Xeon.
+StageSchedule channels_innermost_stage(const StageAnalysis& pure, int channel_dim, const TargetInfo& target);
+// The pack of input activations with their channels innermost, at root, in parallel.
+std::optional<InputPack> conv_activation_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout);
 // The pack of the weights (the operand the update's channels index and its columns do not)
 // with the output channels innermost, at root, in parallel; nullopt where they are already.
 std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout);

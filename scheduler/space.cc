@@ -374,6 +374,7 @@ Schedule Space::build(Rng* rng) const {
     }
     const std::optional<ConvLayout> layout = conv_layout(fa);
     if (layout && at_channel_block(analysis_, f.compute, *layout)) f.storage = channels_innermost_storage(fa, *layout);
+    if (root && !fa.has_updates()) store_activations_by_channel(s, i, rng);
   }
   narrow_gathering_vectors(analysis_, s);
   choose_tails(analysis_, s, rng);
@@ -436,6 +437,20 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
   return std::nullopt;
 }
 
+void Space::store_activations_by_channel(Schedule& s, int func, Rng* rng) const {
+  const FuncAnalysis& fa = analysis_.funcs[func];
+  for (int a = func + 1; a < static_cast<int>(analysis_.funcs.size()); ++a) {
+    const FuncAnalysis& acc = analysis_.funcs[a];
+    const std::optional<ConvLayout> layout = conv_layout(acc);
+    if (!layout || !at_channel_block(analysis_, s.funcs[a].compute, *layout)) continue;
+    const std::optional<StridedActivations> read = strided_activations(acc, *layout);
+    if (!read || read->func != func || (rng && !rng->chance(0.5))) continue;
+    s.funcs[func].stages = {channels_innermost_stage(fa.stages.front(), read->channel_dim, analysis_.target)};
+    s.funcs[func].storage = dim_innermost_storage(fa, read->channel_dim);
+    return;
+  }
+}
+
 void Space::add_packs(Schedule& s, Rng* rng) const {
   // The packs each matmul Func offers, worked out once per Func (a panel pack walks its
   // host's loop nest).
@@ -465,7 +480,9 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
       if (!pack && scheduled && layout && at_channel_block(analysis_, scheduled->compute, *layout) &&
           (!rng || rng->chance(0.5))) {
         const std::optional<InputPack> weights = conv_weight_pack(analysis_, fa, *layout);
+        const std::optional<InputPack> activations = conv_activation_pack(analysis_, fa, *layout);
         if (weights && weights->input == input.name) pack = weights;
+        if (activations && activations->input == input.name) pack = activations;
       }
     }
     if (!pack && rng && rng->chance(0.03)) pack = draw_pack(analysis_, s, input, *rng);

@@ -73,10 +73,15 @@ class Space {
   // draw), the accumulator's initialization per block; nullopt elsewhere.
   std::optional<StageSchedule> channel_block_stage(int func, const StageAnalysis& stage, const ComputeLocation& compute,
                                                    Rng* rng) const;
+  // Where pure Func `func`, at root, holds the activations of a convolution computed in
+  // blocks of channels with its input channels outside its innermost dimension (NCHW), it is
+  // stored and computed with them innermost (always in the heuristic, half the draws).
+  void store_activations_by_channel(Schedule& schedule, int func, Rng* rng) const;
   // Packs of the inputs: a matmul's operand read across its rows transposed, or the one read
   // along its consumer's column panels copied per panel, a convolution's weights with the
-  // output channels innermost where it is computed per block of channels (heuristic; half
-  // of the draws), and rarely a drawn pack of any input (draws).
+  // output channels innermost and its activations (unpadded) with the input channels
+  // innermost where it is computed per block of channels (heuristic; half of the draws),
+  // and rarely a drawn pack of any input (draws).
   void add_packs(Schedule& schedule, Rng* rng) const;
   Schedule build_gpu(Rng* rng) const;  // the same for CUDA targets (scheduler/space_gpu.cc)
 

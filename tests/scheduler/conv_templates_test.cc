@@ -94,6 +94,14 @@ TEST(ConvTemplates, NchwChannelsThatFillBlocksAreVectorizedAlongThem) {
   EXPECT_EQ(s.packs[0].storage, (std::vector<std::string>{"w", "x", "y", "z"}));
   EXPECT_EQ(s.packs[0].compute.kind, ComputeLocation::Kind::kRoot);
   EXPECT_TRUE(s.packs[0].parallel);
+  // The padded input stored and computed with its channels innermost.
+  const FuncSchedule& pad = *s.find("conv_pad");
+  EXPECT_EQ(pad.storage, (std::vector<std::string>{"c", "x", "y", "n"}));
+  ASSERT_EQ(pad.stages.size(), 1u);
+  EXPECT_EQ(pad.stages[0].splits, (std::vector<LoopSplit>{{"c", "c_o", "c_i", 16}}));
+  EXPECT_EQ(pad.stages[0].order, (std::vector<std::string>{"c_i", "x", "c_o", "y", "n"}));
+  EXPECT_EQ(pad.stages[0].parallel, (std::vector<std::string>{"n", "y"}));
+  EXPECT_EQ(pad.stages[0].vectorize, "c_i");
   EXPECT_EQ(space.validate(s).value_or(""), "");
 }
 
@@ -122,6 +130,7 @@ TEST(ConvTemplates, NhwcChannelsThatFillBlocksAreVectorizedAlongThemInPlace) {
             (std::vector<std::string>{"x_i", "x_o", "y_i", "r$z", "r$y", "r$x", "y_o", "c", "n"}));
   EXPECT_EQ(acc.stages[1].unroll, (std::vector<std::string>{"x_o", "y_i"}));
   EXPECT_TRUE(s.packs.empty());
+  EXPECT_TRUE(s.find("conv_pad")->storage.empty()) << "its channels are innermost already";
   EXPECT_EQ(space.validate(s).value_or(""), "");
 }
 
@@ -141,6 +150,35 @@ TEST(ConvTemplates, OnlyTheChannelLayoutWalksBlocksOfChannels) {
   const ConvLayout layout = *conv_layout(*a.find("conv_acc"));
   EXPECT_FALSE(at_channel_block(a, ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "x_o"}, layout));
   EXPECT_TRUE(at_channel_block(a, ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "x_b"}, layout));
+}
+
+// NCHW activations read along their third dimension (the input channels) are the padded
+// input, or the input itself where there is no padding (then packed); NHWC's are innermost.
+TEST(ConvTemplates, StridedActivationsAreTheReadOfTheInputChannels) {
+  const TargetInfo t = testing::test_target();
+  const auto nchw = testing::suite_subgraph("conv3x3_relu");
+  const Analysis a = analyze(*nchw, t);
+  const FuncAnalysis& acc = *a.find("conv_acc");
+  const std::optional<StridedActivations> read = strided_activations(acc, *conv_layout(acc));
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->name, "conv_pad");
+  EXPECT_EQ(read->func, a.index_of("conv_pad"));
+  EXPECT_EQ(read->channel_dim, 2);
+  EXPECT_FALSE(conv_activation_pack(a, acc, *conv_layout(acc)).has_value()) << "a Func, not an input";
+
+  const auto nhwc = testing::layout_subgraph("conv3x3_nhwc_relu");
+  const Analysis b = analyze(*nhwc, t);
+  EXPECT_FALSE(strided_activations(*b.find("conv_acc"), ConvLayout{0, 1, 2}).has_value());
+
+  const auto unpadded = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 8, 12, 12]},
+    {"name": "w", "shape": [16, 8, 3, 3]}],
+    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "y", "layout": "NCHW"}], "outputs": ["y"]})");
+  const Analysis u = analyze(*unpadded, t);
+  const FuncAnalysis& uacc = *u.find("y_acc");
+  const std::optional<InputPack> pack = conv_activation_pack(u, uacc, *conv_layout(uacc));
+  ASSERT_TRUE(pack.has_value());
+  EXPECT_EQ(pack->input, "x");
+  EXPECT_EQ(pack->storage, (std::vector<std::string>{"z", "x", "y", "w"}));
 }
 
 // 24 output channels fill no block of two 16-lane vectors: the output is vectorized along x
@@ -163,7 +201,8 @@ TEST(ConvTemplates, FewerChannelsStayVectorizedAlongX) {
 
 // The channel layout computes the convolution right where its columns leave a tail (10
 // columns in blocks of 4) and with a bias and a ReLU fused after it (8 lanes, 16
-// registers), in both layouts.
+// registers), in both layouts, and with NCHW activations packed by channel where there is
+// no padded input to store so.
 TEST(ConvTemplates, ConvolutionsInBlocksOfChannelsAreCorrect) {
   const struct {
     const char* layout;
@@ -171,20 +210,24 @@ TEST(ConvTemplates, ConvolutionsInBlocksOfChannelsAreCorrect) {
     const char* w_shape;
     int bias_axis;
     const char* block;
-  } cases[] = {{"NCHW", "[2, 8, 6, 10]", "[32, 8, 3, 3]", 1, "c_b"}, {"NHWC", "[2, 6, 10, 8]", "[3, 3, 8, 32]", 3, "x_b"}};
+    const char* padding;
+    size_t packs;
+  } cases[] = {{"NCHW", "[2, 8, 6, 10]", "[32, 8, 3, 3]", 1, "c_b", "[1, 1]", 1},
+               {"NCHW", "[2, 8, 6, 12]", "[32, 8, 3, 3]", 1, "c_b", "[0, 0]", 2},
+               {"NHWC", "[2, 6, 10, 8]", "[3, 3, 8, 32]", 3, "x_b", "[1, 1]", 0}};
   for (const auto& c : cases) {
     const auto sg = testing::spec_subgraph(std::string(R"({"inputs": [{"name": "x", "shape": )") + c.x_shape +
                                            R"(}, {"name": "w", "shape": )" + c.w_shape +
                                            R"(}, {"name": "b", "shape": [32]}],
       "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": ")" + c.layout +
-                                           R"(", "padding": [1, 1]},
+                                           R"(", "padding": )" + c.padding + R"(},
               {"op": "bias_add", "inputs": ["conv", "b"], "output": "biased", "axis": )" +
                                            std::to_string(c.bias_axis) + R"(},
               {"op": "relu", "inputs": ["biased"], "output": "y"}], "outputs": ["y"]})");
     const Space space(analyze(*sg, testing::test_target()));
     const Schedule s = space.heuristic();
     ASSERT_EQ(s.find("conv_acc")->compute.loop, c.block) << c.layout << ": " << s.to_json().dump();
-    EXPECT_EQ(s.packs.size(), std::string(c.layout) == "NCHW" ? 1u : 0u) << c.layout;
+    EXPECT_EQ(s.packs.size(), c.packs) << c.layout << " padding " << c.padding << ": the weights, and unpadded NCHW activations";
     const auto inputs = sg->make_inputs(7);
     EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "") << c.layout;
   }

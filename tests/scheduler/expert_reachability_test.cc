@@ -2,7 +2,7 @@
 // (AVX-512: 16 lanes, 32 vector registers), the heuristic schedule of each suite subgraph
 // gives the expert's key stages (the accumulator's update, the split reductions, the
 // normalizations' output in blocks of whole rows, the convolution's output in blocks of
-// channels, NCHW and NHWC) the same structure (loops, order, storage order, vectorized and
+// channels, NCHW and NHWC, and NCHW's padded input stored by channel) the same structure (loops, order, storage order, vectorized and
 // unrolled loops, rfactor and its placement, tails) from its op family's template
 // (scheduler/family_templates.h, conv_templates.h), and the space's mutators walk the
 // heuristic's tile sizes and packs to the expert's.
@@ -27,7 +27,7 @@ const Case kCases[] = {
     {"gemm_1024", {{"C_acc", 1}}},
     {"mlp_gelu", {{"xw_acc", 1}}},
     {"bmm_scores", {{"S_acc", 1}}},
-    {"conv3x3_relu", {{"conv_acc", 0}, {"conv_acc", 1}, {"y", 0}}},
+    {"conv3x3_relu", {{"conv_pad", 0}, {"conv_acc", 0}, {"conv_acc", 1}, {"y", 0}}},
     {"conv3x3_nhwc_relu", {{"conv_acc", 0}, {"conv_acc", 1}, {"y", 0}}, true},
     {"softmax", {{"y_max", 1}, {"y_sum", 1}, {"y", 0}}},
     {"layernorm", {{"y_mean", 1}, {"y_var", 1}, {"y", 0}}},
