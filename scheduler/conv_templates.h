@@ -8,7 +8,8 @@
 //     the channels; the accumulator is computed per block ("c_b" of NCHW's c, "x_b" of
 //     NHWC's x), stored with its channels innermost, its update holding the block in
 //     registers with the window inside the input channels; NCHW's weights are packed with
-//     the output channels innermost (oneDNN's blocking; NHWC's HWIO weights are already).
+//     the output channels innermost and its padded input stored with the input channels
+//     innermost (oneDNN's blocking; NHWC's HWIO weights and activations are so already).
 //   - Elsewhere: a register tile per tile of the consumer, vectorized along the first
 //     pure loop by rows by channels.
 #pragma once
@@ -101,9 +102,10 @@ struct StridedActivations {
 std::optional<StridedActivations> strided_activations(const FuncAnalysis& acc, const ConvLayout& layout);
 // The pure stage of that Func stored with its channels innermost: vectorized along the
 // channels, one row of columns per block of a vector of channels, the rows (and the batch)
-// in parallel. `ktune bench bench/suite/conv3x3_relu.json --methods expert,onednn` timed
-// the channel layout at 0.94x and 0.89x oneDNN's speed with the padded input stored so, at
-// 0.80x and 0.77x without, in turns on an Intel Xeon.
+// in parallel. `ktune bench bench/suite/conv3x3_relu.json --methods expert,onednn
+// --expert-dir bench/expert`, run in turns on an Intel Xeon, timed the channel layout at
+// 0.94x and 0.89x oneDNN's speed with the padded input stored so (the expert schedule of
+// commit 15523e7), at 0.80x and 0.77x without (that of commit 668bb26).
 StageSchedule channels_innermost_stage(const StageAnalysis& pure, int channel_dim, const TargetInfo& target);
 // The pack of input activations with their channels innermost, at root, in parallel.
 std::optional<InputPack> conv_activation_pack(const Analysis& analysis, const FuncAnalysis& acc, const ConvLayout& layout);
