@@ -24,8 +24,10 @@ namespace ktune::cost_model {
 // it and a model of another version is refused.
 // 2: the gpu group; 3: bytes per element of each buffer's type; 4: rfactor placements and
 // input packs (pipeline group), packed inputs' strides; 5: vector_reduce; 6: Funcs stored
-// in another order (reordered_funcs, and their strides in that order), reduction_stride.
-inline constexpr int kFeatureVersion = 6;
+// in another order (reordered_funcs, and their strides in that order), reduction_stride;
+// 7: strides in one realization of each buffer (a compute_at Func's region, a pack's copy at
+// a loop), not in the whole buffer.
+inline constexpr int kFeatureVersion = 7;
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h

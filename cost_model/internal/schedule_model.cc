@@ -284,7 +284,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
       // A vectorized reduction piece multiplies the lanes: each pure lane sums its products
       // in one dot-product instruction.
       if (ss && !ss->vector_reduce.empty()) add_vector_reduce(*ss, sm, model);
-      collect_accesses(facts, inlined, model.storage_orders, cache, sm);
+      collect_accesses(facts, inlined, cache, sm);
       add_footprints(cache, sm);
       reuse_producer_buffers(analysis, sched, sm);
       if (fm.host_stage >= 0) {
@@ -295,6 +295,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
       model.stages.push_back(std::move(sm));
     }
   }
+  set_address_steps(analysis, facts, schedule, model);
   return model;
 }
 

@@ -37,12 +37,17 @@ struct AccessGroupModel {
   int loads = 0;                    // loads per iteration (paths that read)
   std::vector<AccessPath> paths;    // the accesses (see FootprintCache)
   // Address step in elements per iteration of the innermost loop, of the vectorized loop:
-  // one per path; kUnknownStride when an access is not affine.
+  // one per path; kUnknownStride when an access is not affine. Steps are taken in the
+  // buffer as one realization stores it (a compute_at Func's region, a pack's copy at a
+  // loop: the part of the input that loop's iteration reads), in its storage order.
   std::vector<int64_t> inner_steps;
   std::vector<int64_t> vector_steps;  // empty when the stage is not vectorized
   // The same along the innermost reduction loop that is neither unrolled nor vectorized (a
   // matmul's k: a whole row of B apart, or a few vectors in a panel's copy); empty without one.
   std::vector<int64_t> reduction_steps;
+  // The change of the buffer's index per iteration of those loops, per path (empty when
+  // unknown), from which the steps are worked out once the realizations are known.
+  std::vector<std::vector<int64_t>> inner_deltas, vector_deltas, reduction_deltas;
   // Footprint per loop level k (the tile of loops [0, k)), k = 0..depth; owned by the
   // FootprintCache, valid while it lives.
   std::vector<const Footprint*> levels;

@@ -1,5 +1,6 @@
 #include "cost_model/internal/stage_accesses.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ktune::cost_model::internal {
@@ -67,17 +68,72 @@ void collect_leaves(const PipelineFacts& facts, const std::vector<bool>& inlined
   }
 }
 
-int64_t step_of(const Matrix& coeff, const LoopModel& loop, const BufferFacts& buffer, const std::vector<int>& order) {
-  if (coeff.empty()) return kUnknownStride;
+// The change of the buffer's index per iteration of `loop`; empty when unknown.
+std::vector<int64_t> delta_of(const Matrix& coeff, const LoopModel& loop) {
   std::vector<int64_t> delta(coeff.size());
   for (size_t b = 0; b < coeff.size(); ++b) delta[b] = coeff[b][loop.dim] * loop.stride;
-  return linear_step(delta, buffer.extent, order);
+  return delta;
+}
+
+std::vector<int64_t> steps_of(const std::vector<std::vector<int64_t>>& deltas, const std::vector<int64_t>& extents,
+                              const std::vector<int>& order) {
+  std::vector<int64_t> steps;
+  for (const std::vector<int64_t>& delta : deltas) {
+    steps.push_back(delta.empty() ? kUnknownStride : linear_step(delta, extents, order));
+  }
+  return steps;
+}
+
+// The part of input `buffer` that one iteration of `pack`'s loop reads: the footprint inside
+// that loop where its host reads the input itself, else the largest realization's footprint
+// of the Funcs computed inside the host that read it (a matmul's accumulator per block of
+// rows of a column panel reads the panel's rows of B). Empty when the model has neither.
+std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const ScheduleModel& model,
+                                 const scheduler::InputPack& pack, int buffer) {
+  const int host_func = analysis.index_of(pack.compute.consumer);
+  for (size_t h = 0; h < model.stages.size(); ++h) {
+    const StageModel& host = model.stages[h];
+    if (host.func != host_func || host.stage != pack.compute.consumer_stage) continue;
+    const int p = position(host.loops, pack.compute.loop);
+    if (p < 0) return {};
+    for (const AccessGroupModel& g : host.groups) {
+      if (g.buffer == buffer && static_cast<size_t>(p) < g.levels.size()) return g.levels[p]->box.extent;
+    }
+    std::vector<int64_t> region;
+    for (const StageModel& reader : model.stages) {
+      if (reader.host_stage != static_cast<int>(h)) continue;
+      for (const AccessGroupModel& g : reader.groups) {
+        if (g.buffer != buffer || g.levels.empty()) continue;
+        const std::vector<int64_t>& whole = g.levels.back()->box.extent;
+        region.resize(whole.size(), 0);
+        for (size_t d = 0; d < whole.size(); ++d) region[d] = std::max(region[d], whole[d]);
+      }
+    }
+    return region;
+  }
+  return {};
+}
+
+// The extents of one realization of `buffer`: a Func's region, the part of an input a pack
+// at a loop copies per iteration of it, else the whole buffer.
+std::vector<int64_t> realized_extents(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                                      const scheduler::Schedule& schedule, const ScheduleModel& model, int buffer) {
+  const BufferFacts& bf = facts.buffers[buffer];
+  std::vector<int64_t> region = bf.func >= 0 ? model.funcs[bf.func].region : std::vector<int64_t>{};
+  for (const scheduler::InputPack& pack : schedule.packs) {
+    if (bf.func < 0 && facts.input_buffer(pack.input) == buffer && pack.compute.kind == scheduler::ComputeLocation::Kind::kAt) {
+      region = pack_region(analysis, model, pack, buffer);
+    }
+  }
+  if (region.size() != bf.extent.size()) return bf.extent;
+  for (size_t d = 0; d < region.size(); ++d) region[d] = std::clamp<int64_t>(region[d], 1, bf.extent[d]);
+  return region;
 }
 
 }  // namespace
 
-void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined,
-                      const std::map<int, std::vector<int>>& storage_orders, FootprintCache& cache, StageModel& sm) {
+void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined, FootprintCache& cache,
+                      StageModel& sm) {
   const StageFacts& st = facts.stages[sm.func][sm.stage];
   std::vector<Leaf> leaves;
   double ops = st.arith_ops;
@@ -106,13 +162,9 @@ void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlin
       const bool is_store = leaf->path.size() == 1 && leaf->path[0] < 0;
       g.store |= is_store;
       if (!is_store) ++g.loads;
-      const auto packed = storage_orders.find(buffer);
-      const std::vector<int> order = packed == storage_orders.end() ? std::vector<int>{} : packed->second;
-      if (!sm.loops.empty()) g.inner_steps.push_back(step_of(leaf->coeff, sm.loops[0], facts.buffers[buffer], order));
-      if (vec >= 0) g.vector_steps.push_back(step_of(leaf->coeff, sm.loops[vec], facts.buffers[buffer], order));
-      if (reduction >= 0) {
-        g.reduction_steps.push_back(step_of(leaf->coeff, sm.loops[reduction], facts.buffers[buffer], order));
-      }
+      if (!sm.loops.empty()) g.inner_deltas.push_back(delta_of(leaf->coeff, sm.loops[0]));
+      if (vec >= 0) g.vector_deltas.push_back(delta_of(leaf->coeff, sm.loops[vec]));
+      if (reduction >= 0) g.reduction_deltas.push_back(delta_of(leaf->coeff, sm.loops[reduction]));
     }
     sm.loads += g.loads;
     g.group = cache.group(sm.id, buffer, g.paths);
@@ -125,6 +177,22 @@ int position(const std::vector<LoopModel>& loops, const std::string& name) {
     if (loops[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+void set_address_steps(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                       const scheduler::Schedule& schedule, ScheduleModel& model) {
+  std::map<int, std::vector<int64_t>> extents;
+  for (StageModel& sm : model.stages) {
+    for (AccessGroupModel& g : sm.groups) {
+      auto it = extents.find(g.buffer);
+      if (it == extents.end()) it = extents.emplace(g.buffer, realized_extents(analysis, facts, schedule, model, g.buffer)).first;
+      const auto stored = model.storage_orders.find(g.buffer);
+      const std::vector<int> order = stored == model.storage_orders.end() ? std::vector<int>{} : stored->second;
+      g.inner_steps = steps_of(g.inner_deltas, it->second, order);
+      g.vector_steps = steps_of(g.vector_deltas, it->second, order);
+      g.reduction_steps = steps_of(g.reduction_deltas, it->second, order);
+    }
+  }
 }
 
 }  // namespace ktune::cost_model::internal

@@ -1,6 +1,6 @@
 // The accesses of one stage, followed through inlined Funcs and grouped by the buffer they
-// touch (the stage's own store included), with their address steps along the innermost and
-// vectorized loops; and the arithmetic the inlined Funcs add.
+// touch (the stage's own store included), with their address steps along the innermost,
+// vectorized and innermost reduction loops; and the arithmetic the inlined Funcs add.
 #pragma once
 
 #include <map>
@@ -13,10 +13,15 @@
 
 namespace ktune::cost_model::internal {
 
-// Fills sm.groups, sm.ops and sm.loads; `inlined[f]` tells which Funcs are inlined, and
-// `storage_orders` how packed inputs are stored (ScheduleModel::storage_orders).
-void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined,
-                      const std::map<int, std::vector<int>>& storage_orders, FootprintCache& cache, StageModel& sm);
+// Fills sm.groups (all but the address steps), sm.ops and sm.loads; `inlined[f]` tells which
+// Funcs are inlined.
+void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined, FootprintCache& cache,
+                      StageModel& sm);
+
+// The address steps of every access group of `model`, once its Funcs' regions and the
+// footprints are known: in each buffer as one realization stores it, in its storage order.
+void set_address_steps(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                       const scheduler::Schedule& schedule, ScheduleModel& model);
 
 // Index of the loop named `name` in `loops`, -1 if absent.
 int position(const std::vector<LoopModel>& loops, const std::string& name);

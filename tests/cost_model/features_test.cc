@@ -128,13 +128,20 @@ std::vector<float> per_buffer(const std::vector<float>& features, const std::str
 }
 
 // A Func stored with another variable innermost is read in that order: C reading C_acc along
-// x steps 1 element in C_acc's own order and a whole column (256) with y innermost.
+// x steps 1 element in C_acc's own order and a whole column of one realization (C_acc is
+// computed per block of C's rows: the block's height) with y innermost.
 TEST(Features, AFuncStoredInAnotherOrderIsReadInThatOrder) {
   const scheduler::Analysis a = testing::analyze_spec(testing::kMatmulSpec);
   const scheduler::Space space(a);
   scheduler::Schedule own = space.heuristic();
   ASSERT_NE(own.find("C_acc"), nullptr);
-  ASSERT_NE(own.find("C_acc")->compute.kind, scheduler::ComputeLocation::Kind::kInline);
+  ASSERT_EQ(own.find("C_acc")->compute.loop, "y_o");
+  int64_t rows = 0;
+  for (const scheduler::LoopSplit& split : own.find("C")->stages.at(0).splits) {
+    if (split.loop == "y") rows = split.factor;
+  }
+  ASSERT_GT(rows, 1);
+  ASSERT_LT(rows, 256);
   scheduler::Schedule transposed = own;
   transposed.find("C_acc")->storage = {"y", "x"};
   ASSERT_EQ(space.validate(transposed).value_or(""), "");
@@ -144,8 +151,8 @@ TEST(Features, AFuncStoredInAnotherOrderIsReadInThatOrder) {
   EXPECT_EQ(without[index_of("pipeline.reordered_funcs")], 0);
   const std::vector<float> steps_with = per_buffer(with, "vector_stride"), steps_without = per_buffer(without, "vector_stride");
   bool c_acc_slot = false;
-  for (size_t b = 0; b < steps_with.size(); ++b) c_acc_slot |= steps_without[b] == 1 && steps_with[b] == 256;
-  EXPECT_TRUE(c_acc_slot) << "no buffer read along x with a step of 1 that becomes 256";
+  for (size_t b = 0; b < steps_with.size(); ++b) c_acc_slot |= steps_without[b] == 1 && steps_with[b] == rows;
+  EXPECT_TRUE(c_acc_slot) << "no buffer read along x with a step of 1 that becomes " << rows;
 }
 
 // Along the reduction loop of a naive matmul (k innermost of C_acc's update), A(k, y) steps
@@ -161,6 +168,29 @@ TEST(Features, TheReductionStrideIsTheStepAlongTheInnermostReductionLoop) {
     "ops": [{"op": "relu", "inputs": ["a"], "output": "y"}], "outputs": ["y"]})");
   const std::vector<float> none = per_buffer(extract_features(relu, scheduler::Space(relu).naive()), "reduction_stride");
   EXPECT_EQ(none[0], -1.f);
+}
+
+// B packed per column panel of C (the heuristic's matmul): along k the update steps one row
+// of the panel's copy, the panel's width, where unpacked it steps a row of B (256).
+TEST(Features, StridesAreTakenInOneRealizationOfEachBuffer) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kMatmulSpec);
+  const scheduler::Space space(a);
+  const scheduler::Schedule packed = space.heuristic();
+  ASSERT_EQ(packed.packs.size(), 1u);
+  ASSERT_EQ(packed.packs[0].input, "B");
+  ASSERT_EQ(packed.packs[0].compute.kind, scheduler::ComputeLocation::Kind::kAt) << "a copy per panel";
+  int64_t panel = 1;
+  for (const scheduler::LoopSplit& split : packed.find("C")->stages.at(0).splits) {
+    if (split.loop == "x" || split.loop == "x_t") panel *= split.factor;
+  }
+  ASSERT_LT(panel, 256);
+  scheduler::Schedule unpacked = packed;
+  unpacked.packs.clear();
+  const std::vector<float> with = per_buffer(extract_features(a, packed), "reduction_stride");
+  const std::vector<float> without = per_buffer(extract_features(a, unpacked), "reduction_stride");
+  EXPECT_NE(std::find(with.begin(), with.end(), static_cast<float>(panel)), with.end()) << "panel " << panel;
+  EXPECT_EQ(std::find(with.begin(), with.end(), 256.f), with.end());
+  EXPECT_NE(std::find(without.begin(), without.end(), 256.f), without.end());
 }
 
 // A u8 image is a quarter of the bytes of an f32 one: what a subgraph reads and stores is
