@@ -133,9 +133,10 @@ StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& 
   const LoopAnalysis& y = *stage.pure_loop(1);
   const LoopAnalysis& r = *stage.first_reduction();
   const int64_t lanes = stage.native_lanes(target);
-  // Two vectors across x by as many rows as half the register file holds: 2 x 8 with
-  // AVX-512's 32 registers, 2 x 4 with AVX2's 16.
-  const int64_t width = x.extent >= 2 * lanes ? 2 * lanes : std::min(lanes, x.extent);
+  // Half the register file in accumulators, matmul_register_vectors vectors across x by the rows
+  // that leaves: 4 x 4 with AVX-512's 32 registers, 2 x 4 with AVX2's 16.
+  const int64_t wanted = matmul_register_vectors(target) * lanes;
+  const int64_t width = x.extent >= wanted ? wanted : x.extent >= 2 * lanes ? 2 * lanes : std::min(lanes, x.extent);
   const int64_t vectors = std::max<int64_t>(1, width / lanes);
   const int64_t rows = std::min<int64_t>(y.extent, std::max<int64_t>(1, target.vector_registers / 2 / vectors));
   StageSchedule st;

@@ -6,9 +6,10 @@
 //     rfactor of the reduction's vector-wide piece, partial results made beside the row;
 //   - a column reduction (a column sum) at root: chunks of rows in parallel, each streaming
 //     whole rows, four per pass, into a vector of partial sums;
-//   - a matmul accumulator per tile of its consumer: two vectors by several rows held in
-//     registers, the reduction blocked, an operand read across its rows packed transposed,
-//     one read along its rows packed per column panel of the consumer;
+//   - a matmul accumulator per tile of its consumer: four vectors by four rows held in
+//     registers (two by four with 16 registers), the reduction blocked, an operand read
+//     across its rows packed transposed, one read along its rows packed per column panel of
+//     the consumer;
 //   - a convolution accumulator (conv_templates.h).
 #pragma once
 
@@ -37,6 +38,13 @@ StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInf
 // operand that the innermost pure loop does not index (reused across a vector) and one
 // that it does (a row of B, or a row of K, which a pack makes contiguous).
 bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage);
+// Vectors across x in the register tile of a matmul's update: 4 with 32 registers (of 16
+// accumulators, 4 rows), 2 with 16. `ktune bench bench/suite/mlp_gelu.json
+// bench/suite/gemm_1024.json bench/suite/bmm_scores.json --methods expert,onednn` with the
+// expert's tile at 4 x 4 and at 2 x 8 in turns on an Intel Xeon (AVX-512) gave oneDNN's time
+// over the expert's: mlp_gelu 1.02 and 0.85 (means of five runs), gemm_1024 0.97 and 0.96,
+// bmm_scores 0.77 and 0.59, 0.86 and 0.62 (two runs).
+inline int64_t matmul_register_vectors(const TargetInfo& target) { return target.vector_registers >= 32 ? 4 : 2; }
 StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target);
 // Where the target has a dot-product instruction for the stage's operands (VNNI for 8-bit
 // ones), the innermost reduction piece of `st` vectorized inside its pure vector

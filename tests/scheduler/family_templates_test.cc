@@ -101,14 +101,14 @@ TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
   avx512.vector_registers = 32;
   const Analysis a2 = analyze(*sg, avx2);
   const Analysis a5 = analyze(*sg, avx512);
-  // Two vectors by half the register file's worth of rows: 16 x 4 on AVX2, 32 x 8 on AVX-512;
-  // the reduction blocked by 128 outside the tile.
+  // Half the register file in accumulators: 2 vectors by 4 rows on AVX2 (16 x 4), 4 by 4 on
+  // AVX-512 (64 x 4); the reduction blocked by 128 outside the tile.
   const StageSchedule s2 = matmul_update_stage(a2.find("C_acc")->stages[1], avx2);
   const StageSchedule s5 = matmul_update_stage(a5.find("C_acc")->stages[1], avx512);
   EXPECT_EQ(s2.splits[0].factor, 16);
   EXPECT_EQ(s2.splits[1].factor, 4);
-  EXPECT_EQ(s5.splits[0].factor, 32);
-  EXPECT_EQ(s5.splits[1].factor, 8);
+  EXPECT_EQ(s5.splits[0].factor, 64);
+  EXPECT_EQ(s5.splits[1].factor, 4);
   EXPECT_EQ(s5.order, (std::vector<std::string>{"x_i", "y_i", "k_x_i", "x_o", "y_o", "k_x_o"}));
   EXPECT_EQ(s5.unroll, std::vector<std::string>{"y_i"});
 
