@@ -196,7 +196,7 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
 // The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), at
 // "y_o" where x_o is outermost (column panels), or at "c_b" where the consumer is
 // vectorized along its channels (blocks of channels), where a matmul's or convolution's
-// accumulator is computed per tile (family_templates.h), if `at` offers it.
+// accumulator is computed per tile (family_templates.h, conv_templates.h), if `at` offers it.
 std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const Schedule& schedule,
                                                       const std::vector<ComputeLocation>& at) {
   for (const ComputeLocation& o : at) {
