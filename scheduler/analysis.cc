@@ -490,6 +490,14 @@ const LoopAnalysis* StageAnalysis::first_reduction() const {
   return nullptr;
 }
 
+int StageAnalysis::reduction_loop_count() const {
+  return static_cast<int>(std::count_if(loops.begin(), loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
+}
+
+bool has_loop(const std::vector<std::string>& loops, const std::string& loop) {
+  return std::find(loops.begin(), loops.end(), loop) != loops.end();
+}
+
 int StageAnalysis::native_lanes(const TargetInfo& target) const {
   return std::max(1, target.vector_lanes * 32 / std::max(8, value_bits));
 }

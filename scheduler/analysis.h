@@ -67,6 +67,8 @@ struct StageAnalysis {
   const LoopAnalysis* pure_loop(size_t n) const;
   // The innermost reduction loop, or null for a stage without one.
   const LoopAnalysis* first_reduction() const;
+  // How many reduction loops it has.
+  int reduction_loop_count() const;
   // Product of the pure loops' extents: the points one run of the stage computes.
   int64_t pure_iterations() const;
 };
@@ -108,6 +110,9 @@ class Analysis {
 
 // Builds the subgraph's pipeline once and analyzes it.
 Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target);
+
+// True when `loops` (a use's index_loops, contiguous_loops or one of its dim_loops) names `loop`.
+bool has_loop(const std::vector<std::string>& loops, const std::string& loop);
 
 // Identifier-safe form of a loop name ("k$x" -> "k_x") used for split products.
 std::string loop_identifier(const std::string& loop);

@@ -7,12 +7,6 @@
 namespace ktune::scheduler {
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
-int reduction_loops(const StageAnalysis& stage) {
-  return static_cast<int>(std::count_if(stage.loops.begin(), stage.loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
-}
-
 // Which of the first three pure loops of `stage` each read of another Func or input
 // indexes, as bit masks (bit i: pure loop i).
 std::vector<int> first_loop_masks(const FuncAnalysis& func, const StageAnalysis& stage) {
@@ -20,7 +14,7 @@ std::vector<int> first_loop_masks(const FuncAnalysis& func, const StageAnalysis&
   for (const ProducerUse& use : stage.uses) {
     if (use.name == func.name) continue;
     int mask = 0;
-    for (size_t i = 0; i < 3; ++i) mask |= contains(use.index_loops, stage.pure_loop(i)->name) ? 1 << i : 0;
+    for (size_t i = 0; i < 3; ++i) mask |= has_loop(use.index_loops, stage.pure_loop(i)->name) ? 1 << i : 0;
     masks.push_back(mask);
   }
   return masks;
@@ -53,7 +47,7 @@ LayoutLoops layout_loops(const StageAnalysis& stage, const ConvLayout& layout) {
 }  // namespace
 
 std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnalysis& stage) {
-  if (!stage.rfactor_ok || !stage.pure_loop(2) || reduction_loops(stage) < 2) return std::nullopt;
+  if (!stage.rfactor_ok || !stage.pure_loop(2) || stage.reduction_loop_count() < 2) return std::nullopt;
   const std::vector<int> masks = first_loop_masks(func, stage);
   const auto has = [&](int mask) { return std::find(masks.begin(), masks.end(), mask) != masks.end(); };
   for (int channel = 0; channel < 3; ++channel) {
@@ -200,8 +194,8 @@ std::optional<StridedActivations> strided_activations(const FuncAnalysis& acc, c
   const StageAnalysis& update = acc.stages.back();
   const LayoutLoops l = layout_loops(update, layout);
   for (const ProducerUse& use : update.uses) {
-    const bool spatial = contains(use.index_loops, l.column) && contains(use.index_loops, l.row);
-    if (use.name == acc.name || !spatial || contains(use.index_loops, l.channel)) continue;
+    const bool spatial = has_loop(use.index_loops, l.column) && has_loop(use.index_loops, l.row);
+    if (use.name == acc.name || !spatial || has_loop(use.index_loops, l.channel)) continue;
     // The input channels: the dimension indexed by one reduction loop alone.
     for (size_t d = 1; d < use.dim_loops.size(); ++d) {
       if (use.dim_loops[d].size() != 1) continue;
@@ -242,7 +236,7 @@ std::optional<InputPack> conv_weight_pack(const Analysis& analysis, const FuncAn
   const LoopAnalysis* column = update.pure_loop(layout.column);
   if (!channel || !column) return std::nullopt;
   for (const ProducerUse& use : update.uses) {
-    if (use.func >= 0 || contains(use.index_loops, column->name) || !contains(use.index_loops, channel->name)) continue;
+    if (use.func >= 0 || has_loop(use.index_loops, column->name) || !has_loop(use.index_loops, channel->name)) continue;
     const InputAnalysis* input = analysis.find_input(use.name);
     if (!input || use.dim_loops.size() != input->extents.size()) continue;
     for (size_t d = 1; d < use.dim_loops.size(); ++d) {

@@ -9,20 +9,14 @@
 namespace ktune::scheduler {
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
 // The reads of `stage` (not the Func's reads of itself) whose indices use `loop`.
 std::vector<const ProducerUse*> reads_indexed_by(const FuncAnalysis& func, const StageAnalysis& stage,
                                                  const std::string& loop) {
   std::vector<const ProducerUse*> out;
   for (const ProducerUse& use : stage.uses) {
-    if (use.name != func.name && contains(use.index_loops, loop)) out.push_back(&use);
+    if (use.name != func.name && has_loop(use.index_loops, loop)) out.push_back(&use);
   }
   return out;
-}
-
-int reduction_loops(const StageAnalysis& stage) {
-  return static_cast<int>(std::count_if(stage.loops.begin(), stage.loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
 }
 
 // True when Func `func` reaches Func `target` through pointwise reads that keep dimension 0
@@ -60,8 +54,8 @@ bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, cons
   // Every read along the reduction is of the row (indexed by x too): an operand reused
   // across x makes it a matmul.
   return std::all_of(reads.begin(), reads.end(), [&](const ProducerUse* use) {
-    return contains(use->contiguous_loops, r->name) && !contains(use->contiguous_loops, x->name) &&
-           contains(use->index_loops, x->name);
+    return has_loop(use->contiguous_loops, r->name) && !has_loop(use->contiguous_loops, x->name) &&
+           has_loop(use->index_loops, x->name);
   });
 }
 
@@ -78,13 +72,13 @@ bool is_column_reduction(const FuncAnalysis& func, const StageAnalysis& stage, c
   const LoopAnalysis* r = stage.first_reduction();
   const LoopAnalysis* x = stage.pure_loop(0);
   const int lanes = stage.native_lanes(target);
-  if (!stage.rfactor_ok || !r || !x || stage.pure_loop(1) || reduction_loops(stage) != 1) return false;
+  if (!stage.rfactor_ok || !r || !x || stage.pure_loop(1) || stage.reduction_loop_count() != 1) return false;
   // Enough rows for a few chunks per core, of four rows each.
   if (x->extent < lanes || r->extent < 4 * 4 * target.cores) return false;
   const std::vector<const ProducerUse*> reads = reads_indexed_by(func, stage, r->name);
   if (reads.empty()) return false;
   return std::all_of(reads.begin(), reads.end(), [&](const ProducerUse* use) {
-    return !contains(use->contiguous_loops, r->name) && contains(use->contiguous_loops, x->name);
+    return !has_loop(use->contiguous_loops, r->name) && has_loop(use->contiguous_loops, x->name);
   });
 }
 
@@ -116,10 +110,10 @@ StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInf
 bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage) {
   const LoopAnalysis* r = stage.first_reduction();
   const LoopAnalysis* x = stage.pure_loop(0);
-  if (!stage.rfactor_ok || !r || !x || !stage.pure_loop(1) || reduction_loops(stage) != 1) return false;
+  if (!stage.rfactor_ok || !r || !x || !stage.pure_loop(1) || stage.reduction_loop_count() != 1) return false;
   bool reused_across_x = false, indexed_by_x = false;
   for (const ProducerUse* use : reads_indexed_by(func, stage, r->name)) {
-    if (contains(use->index_loops, x->name)) {
+    if (has_loop(use->index_loops, x->name)) {
       indexed_by_x = true;
     } else {
       reused_across_x = true;
@@ -220,7 +214,7 @@ std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Sche
                                             const StageAnalysis& update) {
   const LoopAnalysis& x = *update.pure_loop(0);
   for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
-    if (use->func >= 0 || !contains(use->contiguous_loops, x.name)) continue;
+    if (use->func >= 0 || !has_loop(use->contiguous_loops, x.name)) continue;
     const InputAnalysis* input = analysis.find_input(use->name);
     if (!input || input->extents.size() != 2) continue;
     for (const ComputeLocation& at : pack_locations(analysis, schedule, input->name)) {
@@ -239,12 +233,12 @@ std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const
                                                  const StageAnalysis& update) {
   const LoopAnalysis& x = *update.pure_loop(0);
   for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
-    if (use->func >= 0 || !contains(use->index_loops, x.name) || contains(use->contiguous_loops, x.name)) continue;
+    if (use->func >= 0 || !has_loop(use->index_loops, x.name) || has_loop(use->contiguous_loops, x.name)) continue;
     const InputAnalysis* input = analysis.find_input(use->name);
     if (!input || use->dim_loops.size() != input->extents.size()) continue;
     int dim = -1;
     for (size_t d = 0; d < use->dim_loops.size(); ++d) {
-      if (contains(use->dim_loops[d], x.name)) dim = static_cast<int>(d);
+      if (has_loop(use->dim_loops[d], x.name)) dim = static_cast<int>(d);
     }
     if (dim <= 0) continue;
     return transposed_pack(analysis, *input, dim);

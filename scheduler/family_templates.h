@@ -40,10 +40,10 @@ StageSchedule column_reduction_stage(const StageAnalysis& stage, const TargetInf
 bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage);
 // Vectors across x in the register tile of a matmul's update: 4 with 32 registers (of 16
 // accumulators, 4 rows), 2 with 16. `ktune bench SPEC --methods expert,onednn --expert-dir
-// DIR`, DIR holding the expert schedule with its tile at 4 x 4, then at 2 x 8, in turns on
-// an Intel Xeon (AVX-512), gave oneDNN's time over the expert's: mlp_gelu 1.02 and 0.85
-// (means of five runs), gemm_1024 0.97 and 0.96, bmm_scores 0.77 and 0.59, 0.86 and 0.62
-// (two runs).
+// DIR`, DIR holding the expert schedule with its tile at 4 x 4, then at 2 x 8 (the gemm and
+// mlp experts of commit 0b248ed), in turns on an Intel Xeon (AVX-512), gave oneDNN's time
+// over the expert's: mlp_gelu 1.02 and 0.85 (means of five runs), gemm_1024 0.97 and 0.96,
+// bmm_scores 0.77 and 0.59, 0.86 and 0.62 (two runs).
 inline int64_t matmul_register_vectors(const TargetInfo& target) { return target.vector_registers >= 32 ? 4 : 2; }
 StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target);
 // Where the target has a dot-product instruction for the stage's operands (VNNI for 8-bit

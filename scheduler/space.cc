@@ -439,8 +439,9 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
 
 void Space::store_activations_by_channel(Schedule& s, int func, Rng* rng) const {
   const FuncAnalysis& fa = analysis_.funcs[func];
-  for (int a = func + 1; a < static_cast<int>(analysis_.funcs.size()); ++a) {
+  for (const auto& [a, stage] : fa.consumers) {
     const FuncAnalysis& acc = analysis_.funcs[a];
+    if (stage == 0) continue;  // an accumulator reads its activations in its update
     const std::optional<ConvLayout> layout = conv_layout(acc);
     if (!layout || !at_channel_block(analysis_, s.funcs[a].compute, *layout)) continue;
     const std::optional<StridedActivations> read = strided_activations(acc, *layout);
