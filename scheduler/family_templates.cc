@@ -153,10 +153,9 @@ StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& 
   } else {
     outer.push_back(y.name);
   }
-  // The reduction blocked by 128 (a panel of the x operand stays in L1 across the tile).
   std::vector<std::string> reduction_outer;
-  if (r.extent > 2 * 128) {
-    st.splits.push_back({r.name, loop_piece(r.name, "_o"), loop_piece(r.name, "_i"), 128});
+  if (matmul_reduction_blocked(r.extent)) {
+    st.splits.push_back({r.name, loop_piece(r.name, "_o"), loop_piece(r.name, "_i"), kReductionBlock});
     inner.push_back(loop_piece(r.name, "_i"));
     reduction_outer.push_back(loop_piece(r.name, "_o"));
   } else {
@@ -186,7 +185,8 @@ bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target) 
   return x && y && !consumer.pure_loop(2) && x->extent >= panels * panel && y->extent >= 2 * kPanelRows;
 }
 
-TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target, bool panels) {
+TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduction_extent, const TargetInfo& target,
+                                   bool panels) {
   TilingChoice c;
   const int lanes = consumer.native_lanes(target);
   const LoopAnalysis* x = consumer.pure_loop(0);
@@ -195,7 +195,8 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetI
     c.vector_width = lanes;
     if (x->extent >= 2 * lanes) c.inner_tile = std::min<int64_t>(16 * lanes, x->extent / lanes * lanes);
   }
-  if (y && y->extent > 32) c.second_tile = 32;
+  const int64_t rows = matmul_reduction_blocked(reduction_extent) ? 32 : matmul_register_rows(target);
+  if (y && y->extent > rows) c.second_tile = rows;
   if (panels && column_panels_fit(consumer, target)) {
     c.inner_tile = kPanelVectors * lanes;
     c.second_tile = kPanelRows;

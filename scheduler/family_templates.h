@@ -13,6 +13,7 @@
 //   - a convolution accumulator (conv_templates.h).
 #pragma once
 
+#include <algorithm>
 #include <optional>
 
 #include "scheduler/analysis.h"
@@ -45,6 +46,15 @@ bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage);
 // over the expert's: mlp_gelu 1.02 and 0.85 (means of five runs), gemm_1024 0.97 and 0.96,
 // bmm_scores 0.77 and 0.59, 0.86 and 0.62 (two runs).
 inline int64_t matmul_register_vectors(const TargetInfo& target) { return target.vector_registers >= 32 ? 4 : 2; }
+// Rows of that register tile: the half of the register file left, 4 on either target.
+inline int64_t matmul_register_rows(const TargetInfo& target) {
+  return std::max<int64_t>(1, target.vector_registers / 2 / matmul_register_vectors(target));
+}
+// The update's reduction is blocked by kReductionBlock when longer than two blocks (a
+// panel of the x operand stays in L1 across the tile); shorter, one register tile sums it
+// whole.
+inline constexpr int64_t kReductionBlock = 128;
+inline bool matmul_reduction_blocked(int64_t reduction_extent) { return reduction_extent > 2 * kReductionBlock; }
 StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target);
 // Where the target has a dot-product instruction for the stage's operands (VNNI for 8-bit
 // ones), the innermost reduction piece of `st` vectorized inside its pure vector
@@ -60,13 +70,20 @@ bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target);
 // loop ("x_o") is outermost in its order.
 bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st);
 // The tiling of the Func that reads a matmul accumulator pointwise: tiles of 16 vectors by
-// 32 rows, the accumulator computed per tile (at "x_o"); with `panels` where they fit,
-// column panels in parallel, the accumulator computed per block of rows (at "y_o"). With
-// the operand read along the panel packed per panel (panel_operand_pack), `ktune bench
-// bench/suite/gemm_1024.json bench/suite/mlp_gelu.json --methods ktune,ktune-heuristic,onednn`
-// on a database of a 100-minute run (whose bests were the tiles of 256 by 32) timed this
-// heuristic at 5.74 and 4.52 ms, the tiles at 6.28 and 4.80, oneDNN at 6.17 and 4.93.
-TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target, bool panels);
+// 32 rows, the accumulator computed per tile (at "x_o"); by the register tile's rows where
+// the accumulator's reduction (`reduction_extent` long) is not blocked, so each accumulator
+// row is summed once, written from the registers and read back from L1 at once (attention's
+// 64-long dot products: `ktune bench bench/suite/bmm_scores.json --methods
+// ktune-heuristic,expert`, the expert being the heuristic of then with its tiles at 4 rows,
+// timed it 1.09-1.18x faster than at 32 rows in four runs, --rounds 5 and 9). With `panels`
+// where they fit: column panels in parallel, the accumulator computed per block of rows (at
+// "y_o"). With the operand read along the panel packed per panel (panel_operand_pack),
+// `ktune bench bench/suite/gemm_1024.json bench/suite/mlp_gelu.json --methods
+// ktune,ktune-heuristic,onednn` on a database of a 100-minute run (whose bests were the tiles
+// of 256 by 32) timed this heuristic at 5.74 and 4.52 ms, the tiles at 6.28 and 4.80, oneDNN
+// at 6.17 and 4.93.
+TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduction_extent, const TargetInfo& target,
+                                   bool panels);
 // The pack of the operand a matmul reads along its consumer's column panels (B's rows), in
 // its own order per panel: the panel's rows are then contiguous, not a row of B apart.
 // Only for a rank-2 input whose host's outermost loop is a panel ("x_o", outermost).

@@ -386,8 +386,11 @@ TilingChoice Space::tiling_choice(int func, const StageAnalysis& sa, bool root, 
   const bool family = rng ? rng->chance(0.3) : true;
   if (family && root && sa.stage == 0 && !sa.first_reduction()) {
     switch (accumulator_family_read(analysis_, func)) {
-      case AccumulatorFamily::kMatmul:
-        return matmul_consumer_choice(sa, analysis_.target, rng ? rng->chance(0.5) : true);
+      case AccumulatorFamily::kMatmul: {
+        const StageAnalysis& update = analysis_.funcs[accumulator_read(analysis_, func)].stages.back();
+        return matmul_consumer_choice(sa, update.first_reduction()->extent, analysis_.target,
+                                      rng ? rng->chance(0.5) : true);
+      }
       case AccumulatorFamily::kConv:
         return conv_consumer_choice(sa, analysis_.target);
       case AccumulatorFamily::kNone:

@@ -138,14 +138,14 @@ TEST(FamilyTemplates, MatmulConsumersWalkColumnPanelsWithTheOperandPackedPerPane
   const Analysis a = analyze(*gemm, avx512);
   const StageAnalysis& c = a.find("C")->stages[0];
   ASSERT_TRUE(column_panels_fit(c, avx512));
-  const TilingChoice panels = matmul_consumer_choice(c, avx512, true);
+  const TilingChoice panels = matmul_consumer_choice(c, 1024, avx512, true);
   EXPECT_TRUE(panels.panels);
   EXPECT_EQ(panels.inner_tile, kPanelVectors * 16);
   EXPECT_EQ(panels.second_tile, kPanelRows);
   const StageSchedule walked = make_stage(c, panels);
   EXPECT_EQ(walked.order, (std::vector<std::string>{"x_i", "y_i", "x_m", "y_o", "x_o"}));
   EXPECT_EQ(walked.parallel, std::vector<std::string>{"x_o"});
-  const StageSchedule tiled = make_stage(c, matmul_consumer_choice(c, avx512, false));
+  const StageSchedule tiled = make_stage(c, matmul_consumer_choice(c, 1024, avx512, false));
   EXPECT_EQ(tiled.order, (std::vector<std::string>{"x_i", "y_i", "x_m", "x_o", "y_o"}));
   EXPECT_EQ(tiled.parallel, std::vector<std::string>{"y_o"});
 
@@ -216,6 +216,35 @@ TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
   const Analysis g = analyze(*gemm, testing::test_target());
   EXPECT_FALSE(transposed_operand_pack(g, *g.find("C_acc"), g.find("C_acc")->stages[1]).has_value())
       << "B is read along its rows already";
+}
+
+// A reduction short enough for one register tile to sum whole (attention's 64): the consumer's
+// tiles are the register tile's rows, so the accumulator block stays one band of the tile; a
+// blocked reduction keeps blocks of 32 rows. The heuristic computes the scores right.
+TEST(FamilyTemplates, AShortReductionTilesTheConsumerByTheRegisterRows) {
+  TargetInfo avx512 = testing::test_target();
+  avx512.vector_lanes = 16;
+  avx512.vector_registers = 32;
+  const auto bmm = testing::suite_subgraph("bmm_scores");
+  const Analysis a = analyze(*bmm, avx512);
+  const StageAnalysis& s = a.find("S")->stages[0];
+  EXPECT_EQ(matmul_register_rows(avx512), 4);
+  EXPECT_EQ(matmul_consumer_choice(s, 64, avx512, false).second_tile, 4);
+  EXPECT_EQ(matmul_consumer_choice(s, 1024, avx512, false).second_tile, 32);
+  EXPECT_FALSE(matmul_reduction_blocked(2 * kReductionBlock));
+  EXPECT_TRUE(matmul_reduction_blocked(2 * kReductionBlock + 1));
+
+  const Space space(analyze(*bmm, avx512));
+  const Schedule heuristic = space.heuristic();
+  EXPECT_EQ(heuristic.find("S_acc")->compute, (ComputeLocation{ComputeLocation::Kind::kAt, "S", 0, "x_o"}));
+  const std::vector<LoopSplit>& splits = heuristic.find("S")->stages[0].splits;
+  EXPECT_TRUE(std::any_of(splits.begin(), splits.end(), [](const LoopSplit& sp) { return sp.loop == "y" && sp.factor == 4; }))
+      << heuristic.to_json().dump();
+
+  const Space small_space(analyze(*bmm, testing::test_target()));
+  const auto inputs = bmm->make_inputs(7);
+  EXPECT_EQ(testing::run_and_compare(*bmm, small_space.analysis(), small_space.heuristic(), inputs, bmm->reference(inputs)),
+            "");
 }
 
 }  // namespace
