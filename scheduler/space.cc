@@ -138,6 +138,33 @@ bool reads_through_inlined(const Analysis& analysis, const Schedule& schedule, i
   return false;
 }
 
+// Adds to `loops` the loops of `stage` whose values reach Func `func`'s indices, directly or
+// through inlined Funcs, each followed along the dimensions whose variables reach `func`
+// (a normalization's output inlined into a gate reads the rows' statistics along the rows
+// only).
+void insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, const StageAnalysis& stage, int func,
+                           std::set<std::string>& loops) {
+  for (const ProducerUse& use : stage.uses) {
+    if (use.func < 0) continue;
+    if (use.func == func) {
+      loops.insert(use.index_loops.begin(), use.index_loops.end());
+      continue;
+    }
+    const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
+    if (!fs || fs->compute.kind != ComputeLocation::Kind::kInline ||
+        !reads_through_inlined(analysis, schedule, use.func, func)) {
+      continue;
+    }
+    const StageAnalysis& reader = analysis.funcs[use.func].stages[0];
+    std::set<std::string> vars;
+    insert_loops_reaching(analysis, schedule, reader, func, vars);
+    for (size_t d = 0; d < use.dim_loops.size(); ++d) {
+      const LoopAnalysis* var = reader.pure_loop(d);
+      if (var && vars.count(var->name)) loops.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
+    }
+  }
+}
+
 // The location the heuristic gives a reduction: the innermost outer tile loop ("_o") of its
 // host such that this loop and every loop around it index the producer, so no enclosing
 // loop recomputes the same values (softmax's row maximum is computed per block of rows,
@@ -148,9 +175,7 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   if (at.empty()) return std::nullopt;
   const int host = analysis.index_of(at.front().consumer);
   const int stage = at.front().consumer_stage;
-  // Loops of the host stage whose values reach the producer's indices: those of its calls to
-  // the producer and to inlined Funcs that read it (all of an inlined Func's indices, a
-  // superset of those that reach the producer).
+  // Loops of the host stage whose values reach the producer's indices (insert_loops_reaching).
   std::set<std::string> used;
   // Loops that index a dimension the producer reduces along (a scan's row): a tile of them
   // would still run the whole scan, once per tile.
@@ -161,16 +186,14 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
     const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
     const bool inlined_reader = use.func != func && fs && fs->compute.kind == ComputeLocation::Kind::kInline &&
                                 reads_through_inlined(analysis, schedule, use.func, func);
-    if (use.func == func || inlined_reader) {
-      direct = true;
-      used.insert(use.index_loops.begin(), use.index_loops.end());
-    }
+    direct |= use.func == func || inlined_reader;
     if (use.func != func) continue;
     const std::vector<bool>& reduced = analysis.funcs[func].reduced_dims;
     for (size_t d = 0; d < use.dim_loops.size() && d < reduced.size(); ++d) {
       if (reduced[d]) whole_reductions.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
     }
   }
+  insert_loops_reaching(analysis, schedule, analysis.funcs[host].stages[stage], func, used);
   StageSchedule st;
   st.stage = stage;
   if (const FuncSchedule* hs = schedule.find(analysis.funcs[host].name)) {

@@ -15,13 +15,6 @@
 namespace ktune::scheduler {
 namespace {
 
-TargetInfo avx512() {
-  TargetInfo t = testing::test_target();
-  t.vector_lanes = 16;
-  t.vector_registers = 32;
-  return t;
-}
-
 TEST(ConvTemplates, TheLayoutIsWhereTheWeightsAloneAreIndexed) {
   const TargetInfo t = testing::test_target();
   const auto nchw = testing::suite_subgraph("conv3x3_relu");
@@ -44,7 +37,7 @@ TEST(ConvTemplates, TheLayoutIsWhereTheWeightsAloneAreIndexed) {
 // consumer's block holds four register tiles, unrolled where that is at most 16 channels.
 TEST(ConvTemplates, RegisterTilesFollowTheTargetsRegisters) {
   const auto conv = testing::suite_subgraph("conv3x3_relu");
-  for (const TargetInfo& t : {testing::test_target(), avx512()}) {
+  for (const TargetInfo& t : {testing::test_target(), testing::avx512_test_target()}) {
     const Analysis cva = analyze(*conv, t);
     const StageSchedule update = conv_update_stage(cva.find("conv_acc")->stages[1], t);
     const TilingChoice block = conv_consumer_choice(cva.find("y")->stages[0], t);
@@ -58,7 +51,7 @@ TEST(ConvTemplates, RegisterTilesFollowTheTargetsRegisters) {
     EXPECT_EQ(unrolled, block.third_tile <= 16) << block.third_tile << " channels";
   }
   // Half the register file: 8 columns of two vectors with 32 registers, 4 with 16.
-  EXPECT_EQ(conv_channel_columns(avx512()), 8);
+  EXPECT_EQ(conv_channel_columns(testing::avx512_test_target()), 8);
   EXPECT_EQ(conv_channel_columns(testing::test_target()), 4);
 }
 
@@ -68,7 +61,7 @@ TEST(ConvTemplates, RegisterTilesFollowTheTargetsRegisters) {
 // output channels innermost.
 TEST(ConvTemplates, NchwChannelsThatFillBlocksAreVectorizedAlongThem) {
   const auto conv = testing::suite_subgraph("conv3x3_relu");
-  const Space space(analyze(*conv, avx512()));
+  const Space space(analyze(*conv, testing::avx512_test_target()));
   const Schedule s = space.heuristic();
   const StageSchedule& y = s.find("y")->stages.at(0);
   ASSERT_EQ(y.splits.size(), 3u);
@@ -110,7 +103,7 @@ TEST(ConvTemplates, NchwChannelsThatFillBlocksAreVectorizedAlongThem) {
 // output channels innermost already.
 TEST(ConvTemplates, NhwcChannelsThatFillBlocksAreVectorizedAlongThemInPlace) {
   const auto conv = testing::layout_subgraph("conv3x3_nhwc_relu");
-  const Space space(analyze(*conv, avx512()));
+  const Space space(analyze(*conv, testing::avx512_test_target()));
   const Schedule s = space.heuristic();
   const StageSchedule& y = s.find("y")->stages.at(0);
   ASSERT_EQ(y.splits.size(), 3u);
@@ -138,7 +131,7 @@ TEST(ConvTemplates, NhwcChannelsThatFillBlocksAreVectorizedAlongThemInPlace) {
 // layout's "_b" piece is a block of channels.
 TEST(ConvTemplates, OnlyTheChannelLayoutWalksBlocksOfChannels) {
   const auto conv = testing::layout_subgraph("conv3x3_nhwc_relu");
-  const Analysis a = analyze(*conv, avx512());
+  const Analysis a = analyze(*conv, testing::avx512_test_target());
   const StageAnalysis& y = a.find("y")->stages[0];
   TilingChoice tiles;
   tiles.vector_width = 16;
@@ -188,8 +181,8 @@ TEST(ConvTemplates, FewerChannelsStayVectorizedAlongX) {
     {"name": "w", "shape": [24, 8, 3, 3]}],
     "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW", "padding": [1, 1]},
             {"op": "relu", "inputs": ["conv"], "output": "y"}], "outputs": ["y"]})");
-  const Space space(analyze(*conv, avx512()));
-  ASSERT_FALSE(conv_channel_blocks_fit(space.analysis().find("y")->stages[0], ConvLayout{}, avx512()));
+  const Space space(analyze(*conv, testing::avx512_test_target()));
+  ASSERT_FALSE(conv_channel_blocks_fit(space.analysis().find("y")->stages[0], ConvLayout{}, testing::avx512_test_target()));
   const Schedule s = space.heuristic();
   const FuncSchedule* acc = s.find("conv_acc");
   ASSERT_NE(acc, nullptr) << s.to_json().dump();

@@ -34,13 +34,6 @@ const Case kCases[] = {
     {"colsum", {{"sums_acc", 1}}},
 };
 
-TargetInfo avx512() {
-  TargetInfo t = testing::test_target();
-  t.vector_lanes = 16;
-  t.vector_registers = 32;
-  return t;
-}
-
 // The key stages with their Funcs' compute locations, as text; `factors` false blanks the
 // split factors out (the structure only).
 std::string key_stages(const Schedule& s, const Case& c, bool factors) {
@@ -75,7 +68,7 @@ class ExpertReachabilityTest : public ::testing::TestWithParam<Case> {};
 TEST_P(ExpertReachabilityTest, HeuristicHasTheExpertStructureAndMutationsReachIt) {
   const Case& c = GetParam();
   const auto sg = c.layout ? testing::layout_subgraph(c.subgraph) : testing::suite_subgraph(c.subgraph);
-  const Space space(analyze(*sg, avx512()));
+  const Space space(analyze(*sg, testing::avx512_test_target()));
   const std::string path = std::string(KTUNE_SOURCE_DIR) + "/bench/expert/" + c.subgraph + ".json";
   const Schedule expert = Schedule::from_json(read_user_json(path, "expert schedule"), path);
   ASSERT_EQ(space.validate(expert).value_or(""), "");

@@ -96,9 +96,7 @@ TEST(FamilyTemplates, TheReadersOfRowReductionsStreamWholeRowsInBlocks) {
 TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
   const auto sg = testing::suite_subgraph("gemm_1024");
   TargetInfo avx2 = testing::test_target();
-  TargetInfo avx512 = avx2;
-  avx512.vector_lanes = 16;
-  avx512.vector_registers = 32;
+  const TargetInfo avx512 = testing::avx512_test_target();
   const Analysis a2 = analyze(*sg, avx2);
   const Analysis a5 = analyze(*sg, avx512);
   // Half the register file in accumulators: 2 vectors by 4 rows on AVX2 (16 x 4), 4 by 4 on
@@ -131,9 +129,7 @@ TEST(FamilyTemplates, StagesFollowTheTargetsRegisters) {
 // Column panels (kPanelVectors vectors wide) of a matmul's consumer, x_o outermost and
 // parallel, the accumulator per block of rows, B's panel packed in B's own order per panel.
 TEST(FamilyTemplates, MatmulConsumersWalkColumnPanelsWithTheOperandPackedPerPanel) {
-  TargetInfo avx512 = testing::test_target();
-  avx512.vector_lanes = 16;
-  avx512.vector_registers = 32;
+  const TargetInfo avx512 = testing::avx512_test_target();
   const auto gemm = testing::suite_subgraph("gemm_1024");
   const Analysis a = analyze(*gemm, avx512);
   const StageAnalysis& c = a.find("C")->stages[0];
@@ -222,9 +218,7 @@ TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
 // tiles are the register tile's rows, so the accumulator block stays one band of the tile; a
 // blocked reduction keeps blocks of 32 rows. The heuristic computes the scores right.
 TEST(FamilyTemplates, AShortReductionTilesTheConsumerByTheRegisterRows) {
-  TargetInfo avx512 = testing::test_target();
-  avx512.vector_lanes = 16;
-  avx512.vector_registers = 32;
+  const TargetInfo avx512 = testing::avx512_test_target();
   const auto bmm = testing::suite_subgraph("bmm_scores");
   const Analysis a = analyze(*bmm, avx512);
   const StageAnalysis& s = a.find("S")->stages[0];

@@ -42,6 +42,26 @@ TEST(Space, HeuristicPlacesAReductionReadThroughAnInlinedFuncByItsRows) {
   EXPECT_EQ(var->compute.loop, "y_o");  // rows; "x_o" (columns) recomputed it 48 times
 }
 
+// Through two inlined Funcs: an RMS norm's output, inlined into a gate, reads the rows' mean
+// square through the inlined inverse root. Every loop of the gate indexes the norm, but only
+// the rows reach the mean square, so it is computed per block of rows, not per vector of
+// columns (at "x_o": on a 512 x 1024 gate, 1.41 ms against 0.206). The schedule stays right.
+TEST(Space, HeuristicPlacesAReductionReadThroughTwoInlinedFuncsByItsRows) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [48, 40]}, {"name": "g", "shape": [48, 40]}],
+    "ops": [{"op": "rmsnorm", "inputs": ["x"], "output": "n"}, {"op": "sigmoid", "inputs": ["g"], "output": "s"},
+            {"op": "mul", "inputs": ["n", "s"], "output": "Y"}], "outputs": ["Y"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(h.find("n")->compute.kind, ComputeLocation::Kind::kInline) << h.to_json().dump();
+  ASSERT_EQ(h.find("n_inv")->compute.kind, ComputeLocation::Kind::kInline);
+  const FuncSchedule* ms = h.find("n_ms");
+  ASSERT_EQ(ms->compute.kind, ComputeLocation::Kind::kAt);
+  EXPECT_EQ(ms->compute.consumer, "Y");
+  EXPECT_EQ(ms->compute.loop, "y_o");
+  const auto inputs = sg->make_inputs(8);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
 // A 1-D loop is cut into a few large parallel tasks (about 8 per core), not one per 64
 // vectors: the thread pool's cost per task dominated eltwise (16M floats).
 TEST(Space, HeuristicGivesEachTaskOfALongOneDimensionalLoopALargeBlock) {

@@ -45,6 +45,14 @@ inline TargetInfo test_target() {
   return t;
 }
 
+// The same target with AVX-512's 16 lanes and 32 vector registers (the templates' 4 x 4 tile).
+inline TargetInfo avx512_test_target() {
+  TargetInfo t = test_target();
+  t.vector_lanes = 16;
+  t.vector_registers = 32;
+  return t;
+}
+
 // Runs `schedule` and compares with `want` (the reference on `inputs`).
 // Returns "" on a match, else what went wrong.
 inline std::string run_and_compare(const subgraphs::Subgraph& sg, const Analysis& analysis, const Schedule& schedule,
