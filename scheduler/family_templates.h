@@ -73,7 +73,7 @@ bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st)
 // 32 rows, the accumulator computed per tile (at "x_o"); by the register tile's rows where
 // the accumulator's reduction (`reduction_extent` long) is not blocked, so each accumulator
 // row is summed once, written from the registers and read back from L1 at once (attention's
-// 64-long dot products: `ktune bench bench/suite/bmm_scores.json --methods
+// 64-long dot products: `ktune bench bench/suite/bmm_scores.json --db t.db --methods
 // ktune-heuristic,expert`, the expert being the heuristic of then with its tiles at 4 rows,
 // timed it 1.09-1.18x faster than at 32 rows in four runs, --rounds 5 and 9). With `panels`
 // where they fit: column panels in parallel, the accumulator computed per block of rows (at

@@ -122,47 +122,32 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
   return c;
 }
 
-// True when Func `from` reads Func `func` directly or through Funcs `schedule` inlines.
-bool reads_through_inlined(const Analysis& analysis, const Schedule& schedule, int from, int func) {
-  for (const StageAnalysis& sa : analysis.funcs[from].stages) {
-    for (const ProducerUse& use : sa.uses) {
-      if (use.func < 0) continue;
-      if (use.func == func) return true;
-      const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
-      if (fs && fs->compute.kind == ComputeLocation::Kind::kInline &&
-          reads_through_inlined(analysis, schedule, use.func, func)) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 // Adds to `loops` the loops of `stage` whose values reach Func `func`'s indices, directly or
 // through inlined Funcs, each followed along the dimensions whose variables reach `func`
 // (a normalization's output inlined into a gate reads the rows' statistics along the rows
-// only).
-void insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, const StageAnalysis& stage, int func,
+// only). True when `stage` reads `func` so.
+bool insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, const StageAnalysis& stage, int func,
                            std::set<std::string>& loops) {
+  bool reaches = false;
   for (const ProducerUse& use : stage.uses) {
     if (use.func < 0) continue;
     if (use.func == func) {
+      reaches = true;
       loops.insert(use.index_loops.begin(), use.index_loops.end());
       continue;
     }
     const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
-    if (!fs || fs->compute.kind != ComputeLocation::Kind::kInline ||
-        !reads_through_inlined(analysis, schedule, use.func, func)) {
-      continue;
-    }
+    if (!fs || fs->compute.kind != ComputeLocation::Kind::kInline) continue;
     const StageAnalysis& reader = analysis.funcs[use.func].stages[0];
     std::set<std::string> vars;
-    insert_loops_reaching(analysis, schedule, reader, func, vars);
+    if (!insert_loops_reaching(analysis, schedule, reader, func, vars)) continue;
+    reaches = true;
     for (size_t d = 0; d < use.dim_loops.size(); ++d) {
       const LoopAnalysis* var = reader.pure_loop(d);
       if (var && vars.count(var->name)) loops.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
     }
   }
+  return reaches;
 }
 
 // The location the heuristic gives a reduction: the innermost outer tile loop ("_o") of its
@@ -175,25 +160,20 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   if (at.empty()) return std::nullopt;
   const int host = analysis.index_of(at.front().consumer);
   const int stage = at.front().consumer_stage;
-  // Loops of the host stage whose values reach the producer's indices (insert_loops_reaching).
+  // Loops of the host stage whose values reach the producer's indices, where the host reads
+  // it directly or through inlined Funcs.
   std::set<std::string> used;
+  const bool direct = insert_loops_reaching(analysis, schedule, analysis.funcs[host].stages[stage], func, used);
   // Loops that index a dimension the producer reduces along (a scan's row): a tile of them
   // would still run the whole scan, once per tile.
   std::set<std::string> whole_reductions;
-  bool direct = false;
   for (const ProducerUse& use : analysis.funcs[host].stages[stage].uses) {
-    if (use.func < 0) continue;
-    const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
-    const bool inlined_reader = use.func != func && fs && fs->compute.kind == ComputeLocation::Kind::kInline &&
-                                reads_through_inlined(analysis, schedule, use.func, func);
-    direct |= use.func == func || inlined_reader;
     if (use.func != func) continue;
     const std::vector<bool>& reduced = analysis.funcs[func].reduced_dims;
     for (size_t d = 0; d < use.dim_loops.size() && d < reduced.size(); ++d) {
       if (reduced[d]) whole_reductions.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
     }
   }
-  insert_loops_reaching(analysis, schedule, analysis.funcs[host].stages[stage], func, used);
   StageSchedule st;
   st.stage = stage;
   if (const FuncSchedule* hs = schedule.find(analysis.funcs[host].name)) {
@@ -408,11 +388,11 @@ Schedule Space::build(Rng* rng) const {
 TilingChoice Space::tiling_choice(int func, const StageAnalysis& sa, bool root, Rng* rng) const {
   const bool family = rng ? rng->chance(0.3) : true;
   if (family && root && sa.stage == 0 && !sa.first_reduction()) {
-    switch (accumulator_family_read(analysis_, func)) {
+    const int acc = accumulator_read(analysis_, func);
+    switch (acc < 0 ? AccumulatorFamily::kNone : accumulator_family(analysis_.funcs[acc])) {
       case AccumulatorFamily::kMatmul: {
-        const StageAnalysis& update = analysis_.funcs[accumulator_read(analysis_, func)].stages.back();
-        return matmul_consumer_choice(sa, update.first_reduction()->extent, analysis_.target,
-                                      rng ? rng->chance(0.5) : true);
+        const int64_t reduction = analysis_.funcs[acc].stages.back().first_reduction()->extent;
+        return matmul_consumer_choice(sa, reduction, analysis_.target, rng ? rng->chance(0.5) : true);
       }
       case AccumulatorFamily::kConv:
         return conv_consumer_choice(sa, analysis_.target);
