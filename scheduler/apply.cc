@@ -176,14 +176,41 @@ class Applier {
       w.reorder(std::vector<Halide::VarOrRVar>(order.begin(), order.end()));
       body_ << "  " << id << ".reorder_storage(" << listed << ");\n  " << id << ".reorder(" << listed << ");\n";
     }
-    if (pack.vector_width >= 2) {
+    if (pack.vector_width >= 2 && order.front().same_as(args.front())) {
       w.vectorize(order.front(), static_cast<int>(pack.vector_width), Halide::TailStrategy::GuardWithIf);
       body_ << "  " << id << ".vectorize(" << texts.front() << ", " << pack.vector_width << ", TailStrategy::GuardWithIf);\n";
+    } else if (pack.vector_width >= 2) {
+      copy_in_vector_columns(w, id, args, order, texts, pack.vector_width);
     }
     if (pack.parallel && order.size() > 1) {
       w.parallel(order.back());
       body_ << "  " << id << ".parallel(" << texts.back() << ");\n";
     }
+  }
+
+  // A transposing copy, vectorized along a dimension that is strided in the input: split
+  // into columns one vector wide, each walked along the input's contiguous dimension, so
+  // that the vector's rows stay in cache from one gather to the next (walking the whole
+  // strided dimension per element of the contiguous one misses the cache and the TLB on
+  // every gather). `order` and `texts` become the copy's loops, innermost first.
+  void copy_in_vector_columns(Halide::Func& w, const std::string& id, const std::vector<Halide::Var>& args,
+                              std::vector<Halide::Var>& order, std::vector<std::string>& texts, int64_t width) {
+    const Halide::Var inner(id + "_vi"), outer(id + "_vo");
+    w.split(order.front(), outer, inner, static_cast<int>(width), Halide::TailStrategy::GuardWithIf);
+    body_ << "  Var " << id << "_vo(\"" << id << "_vo\"), " << id << "_vi(\"" << id << "_vi\");\n";
+    body_ << "  " << id << ".split(" << texts.front() << ", " << id << "_vo, " << id << "_vi, " << width
+          << ", TailStrategy::GuardWithIf);\n";
+    order.front() = inner;
+    texts.front() = id + "_vi";
+    const auto contiguous = std::find_if(order.begin(), order.end(), [&](const Halide::Var& v) { return v.same_as(args.front()); });
+    const auto at = contiguous - order.begin() + 1;
+    order.insert(order.begin() + at, outer);
+    texts.insert(texts.begin() + at, id + "_vo");
+    std::string listed;
+    for (const std::string& t : texts) listed += (listed.empty() ? "" : ", ") + t;
+    w.reorder(std::vector<Halide::VarOrRVar>(order.begin(), order.end()));
+    w.vectorize(inner);
+    body_ << "  " << id << ".reorder(" << listed << ");\n  " << id << ".vectorize(" << id << "_vi);\n";
   }
 
   void apply_compute(const FuncSchedule& fs, const Schedule& schedule) {

@@ -43,6 +43,16 @@ bool is_column_panel(const Analysis& analysis, const Schedule& schedule, const C
          x_reaches_dim0(analysis, *host, acc.name);
 }
 
+// The column panel of `acc`'s host at which a pack of `input` may be computed, if the host
+// walks column panels.
+std::optional<ComputeLocation> column_panel_location(const Analysis& analysis, const Schedule& schedule,
+                                                     const FuncAnalysis& acc, const std::string& input) {
+  for (const ComputeLocation& at : pack_locations(analysis, schedule, input)) {
+    if (at.kind == ComputeLocation::Kind::kAt && is_column_panel(analysis, schedule, at, acc)) return at;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
@@ -201,6 +211,13 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
     c.inner_tile = kPanelVectors * lanes;
     c.second_tile = kPanelRows;
     c.panels = true;
+    if (x->extent % c.inner_tile != 0) {
+      // One split, vectorized whole: its last panel shifts inwards to a full panel. Two
+      // nested shifted splits would leave the last panel shorter, the accumulator's region
+      // of no constant width, and every panel's update on Halide's general path.
+      c.vector_width = c.inner_tile;
+      c.inner_tile = 0;
+    }
   }
   c.parallel_loops = 1;
   return c;
@@ -218,20 +235,18 @@ std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Sche
     if (use->func >= 0 || !has_loop(use->contiguous_loops, x.name)) continue;
     const InputAnalysis* input = analysis.find_input(use->name);
     if (!input || input->extents.size() != 2) continue;
-    for (const ComputeLocation& at : pack_locations(analysis, schedule, input->name)) {
-      if (at.kind == ComputeLocation::Kind::kAt && is_column_panel(analysis, schedule, at, func)) {
-        InputPack pack = transposed_pack(analysis, *input, 0);
-        pack.compute = at;
-        pack.parallel = false;
-        return pack;
-      }
+    if (const std::optional<ComputeLocation> panel = column_panel_location(analysis, schedule, func, input->name)) {
+      InputPack pack = transposed_pack(analysis, *input, 0);
+      pack.compute = *panel;
+      pack.parallel = false;
+      return pack;
     }
   }
   return std::nullopt;
 }
 
-std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,
-                                                 const StageAnalysis& update) {
+std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const Schedule& schedule,
+                                                 const FuncAnalysis& func, const StageAnalysis& update) {
   const LoopAnalysis& x = *update.pure_loop(0);
   for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
     if (use->func >= 0 || !has_loop(use->index_loops, x.name) || has_loop(use->contiguous_loops, x.name)) continue;
@@ -242,7 +257,12 @@ std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const
       if (has_loop(use->dim_loops[d], x.name)) dim = static_cast<int>(d);
     }
     if (dim <= 0) continue;
-    return transposed_pack(analysis, *input, dim);
+    InputPack pack = transposed_pack(analysis, *input, dim);
+    if (const std::optional<ComputeLocation> panel = column_panel_location(analysis, schedule, func, input->name)) {
+      pack.compute = *panel;  // the panels run in parallel, not the copy
+      pack.parallel = false;
+    }
+    return pack;
   }
   return std::nullopt;
 }

@@ -90,9 +90,11 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
 std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Schedule& schedule, const FuncAnalysis& func,
                                             const StageAnalysis& update);
 // The pack that makes a matmul's vector loop walk an input contiguously (attention's K
-// read across its rows): that input's dimension moved innermost, at root, in parallel.
-std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const FuncAnalysis& func,
-                                                 const StageAnalysis& update);
+// read across its rows, a GEMM's B^T): that input's dimension moved innermost, per column
+// panel where the host walks panels (in the panel's cache, not a second pass over memory),
+// else at root, in parallel.
+std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const Schedule& schedule,
+                                                 const FuncAnalysis& func, const StageAnalysis& update);
 
 // True when Func `func` reads a row reduction directly or through Funcs without updates
 // (a normalization's output reads its rows' mean and variance, softmax's its rows' sum).

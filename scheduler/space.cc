@@ -468,7 +468,7 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
   const auto operand_packs = [&](const FuncAnalysis& fa) -> const OperandPacks& {
     auto it = offered.find(fa.name);
     if (it == offered.end()) {
-      OperandPacks p{transposed_operand_pack(analysis_, fa, fa.stages.back()),
+      OperandPacks p{transposed_operand_pack(analysis_, s, fa, fa.stages.back()),
                      panel_operand_pack(analysis_, s, fa, fa.stages.back())};
       it = offered.emplace(fa.name, std::move(p)).first;
     }

@@ -66,7 +66,7 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
   }
   if (pure.size() > 2) tile_loop(*pure[2], c.third_tile, c.unroll_third, st, inner, outer);
   for (size_t i = 3; i < pure.size(); ++i) outer.push_back(pure[i]->name);
-  if (c.panels && !middle.empty()) {  // panels of several vectors only
+  if (c.panels) {
     const auto panel = std::find(outer.begin(), outer.end(), loop_piece(pure[0]->name, "_o"));
     if (panel != outer.end()) std::rotate(panel, panel + 1, outer.end());
   }

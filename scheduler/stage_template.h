@@ -19,8 +19,9 @@ struct TilingChoice {
   int64_t vector_width = 0;     // inner piece of the innermost pure loop, vectorized; 0 = none
   int64_t inner_tile = 0;       // > vector_width: a middle level (tile / width iterations); 0 = none
   bool panels = false;          // the first loop's outer piece outermost: column panels of
-                                // inner_tile, each walked through every row (a packed panel of
-                                // a matmul's operand is reused down the rows)
+                                // inner_tile (or of vector_width where there is no inner_tile),
+                                // each walked through every row (a packed panel of a matmul's
+                                // operand is reused down the rows)
   int64_t second_tile = 0;      // split of the second pure loop; 0 = none
   bool unroll_second = false;   // unroll that split's inner piece
   bool whole_rows = false;      // that inner piece outside the first loop's pieces: each row of

@@ -202,16 +202,43 @@ TEST(FamilyTemplates, AProductReadTransposedHasNoPanelPack) {
 
 TEST(FamilyTemplates, TheTransposedOperandOfAttentionScoresIsPacked) {
   const auto sg = testing::suite_subgraph("bmm_scores");
-  const Analysis a = analyze(*sg, testing::test_target());
+  const Space space(analyze(*sg, testing::test_target()));
+  const Analysis& a = space.analysis();
   const FuncAnalysis& acc = *a.find("S_acc");
-  const auto pack = transposed_operand_pack(a, acc, acc.stages[1]);
+  const auto pack = transposed_operand_pack(a, space.heuristic(), acc, acc.stages[1]);
   ASSERT_TRUE(pack.has_value());
   EXPECT_EQ(pack->input, "K");
   EXPECT_EQ(pack->storage, (std::vector<std::string>{"y", "x", "z"}));
+  EXPECT_EQ(pack->compute.kind, ComputeLocation::Kind::kRoot) << "three loops: no column panels";
   const auto gemm = testing::suite_subgraph("gemm_1024");
-  const Analysis g = analyze(*gemm, testing::test_target());
-  EXPECT_FALSE(transposed_operand_pack(g, *g.find("C_acc"), g.find("C_acc")->stages[1]).has_value())
+  const Space g(analyze(*gemm, testing::test_target()));
+  const FuncAnalysis& c_acc = *g.analysis().find("C_acc");
+  EXPECT_FALSE(transposed_operand_pack(g.analysis(), g.heuristic(), c_acc, c_acc.stages[1]).has_value())
       << "B is read along its rows already";
+}
+
+// A GEMM with B transposed, its columns not a whole number of panels: one split per panel,
+// vectorized whole, whose last panel shifts inwards (so the accumulator's region is a
+// constant 64 wide), and B^T copied per panel. The heuristic computes C right.
+TEST(FamilyTemplates, AnOddTransposedGemmWalksWholePanelsOfBTransposed) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "A", "shape": [70, 40]}, {"name": "B", "shape": [530, 40]}],
+    "ops": [{"op": "matmul", "inputs": ["A", "B"], "output": "C", "transpose_b": true}], "outputs": ["C"]})");
+  const Space space(analyze(*sg, testing::avx512_test_target()));
+  const Schedule s = space.heuristic();
+  const StageSchedule& c = s.find("C")->stages.at(0);
+  ASSERT_EQ(c.splits.size(), 2u) << s.to_json().dump();
+  EXPECT_EQ(c.splits[0].loop, "x");
+  EXPECT_EQ(c.splits[0].factor, kPanelVectors * 16);
+  EXPECT_EQ(c.splits[0].tail, Tail::kShiftInwards);
+  EXPECT_EQ(c.vectorize, "x_i");
+  EXPECT_EQ(c.order.back(), "x_o") << "column panels outermost";
+  ASSERT_EQ(s.packs.size(), 1u) << s.to_json().dump();
+  EXPECT_EQ(s.packs[0].input, "B");
+  EXPECT_EQ(s.packs[0].storage, (std::vector<std::string>{"y", "x"}));
+  EXPECT_EQ(s.packs[0].compute.kind, ComputeLocation::Kind::kAt);
+  EXPECT_EQ(s.packs[0].compute.loop, "x_o");
+  const auto inputs = sg->make_inputs(7);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
 // A reduction short enough for one register tile to sum whole (attention's 64): the consumer's
