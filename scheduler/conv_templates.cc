@@ -93,6 +93,31 @@ TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInf
   return c;
 }
 
+bool is_pointwise_nchw_conv(const FuncAnalysis& acc) {
+  const std::optional<ConvLayout> layout = conv_layout(acc);
+  if (!layout || layout->channel == 0) return false;
+  const std::vector<LoopAnalysis>& loops = acc.stages.back().loops;
+  return std::count_if(loops.begin(), loops.end(), [](const LoopAnalysis& l) { return l.is_reduction && l.extent > 1; }) == 1;
+}
+
+StageSchedule pointwise_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
+                                            const TargetInfo& target) {
+  const LayoutLoops l = layout_loops(consumer, layout);
+  const int64_t lanes = std::min<int64_t>(consumer.native_lanes(target), consumer.pure_loop(layout.column)->extent);
+  StageSchedule st;
+  st.stage = consumer.stage;
+  st.splits = {{l.column, loop_piece(l.column, "_o"), loop_piece(l.column, "_i"), lanes},
+               {l.row, loop_piece(l.row, "_o"), loop_piece(l.row, "_i"), 2},
+               {l.channel, loop_piece(l.channel, "_o"), loop_piece(l.channel, "_i"), conv_register_channels(target)}};
+  st.order = {loop_piece(l.column, "_i"), loop_piece(l.row, "_i"),    loop_piece(l.channel, "_i"),
+              loop_piece(l.column, "_o"), loop_piece(l.channel, "_o"), loop_piece(l.row, "_o")};
+  append_outermost_first(st.order, outer_pure_loops(consumer));
+  st.parallel = outer_pure_loops(consumer);
+  st.parallel.push_back(loop_piece(l.row, "_o"));
+  st.vectorize = loop_piece(l.column, "_i");
+  return st;
+}
+
 int64_t conv_channel_columns(const TargetInfo& target) {
   return std::max<int64_t>(2, target.vector_registers / 2 / kConvChannelVectors);
 }

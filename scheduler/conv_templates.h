@@ -59,6 +59,22 @@ inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
 // outer loops in parallel.
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
 
+// A 1x1 convolution in NCHW: one reduction loop (the input channels) runs more than once,
+// and the channels are not innermost. It is a matmul of the weights by the columns, which
+// are contiguous in the input and in the output alike, so it keeps the register tile
+// vectorized along the columns (conv_consumer_choice): the channel layout would transpose
+// the input into channels innermost and scatter every output vector across 16 planes.
+// `ktune bench bench/suite_shapes/conv1x1.json --methods ktune-heuristic,expert,onednn`
+// with this tile as the expert timed it at 0.279 ms, the channel layout at 0.465, oneDNN at
+// 0.342.
+bool is_pointwise_nchw_conv(const FuncAnalysis& acc);
+// The Func that reads a 1x1 NCHW accumulator: tiles of one vector of columns by two rows by
+// a register tile of channels (the accumulator computed per tile, at "x_o"), every block of
+// channels walked inside a row's tiles, whose input stays in the L1 cache; the rows (and
+// the batch) in parallel.
+StageSchedule pointwise_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
+                                            const TargetInfo& target);
+
 // The channel layout. `ktune bench bench/suite/conv3x3_relu.json --methods
 // ktune,ktune-heuristic,expert,onednn --expert-dir bench/expert` (then bench/expert/channels)
 // timed the NCHW expert at 0.851 ms, a 100-minute run's best (vectorized along x) at 0.888,

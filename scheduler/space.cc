@@ -434,8 +434,9 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
   if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() && sa.pure_loop(2)) {
     const int acc = accumulator_read(analysis_, func);
     const std::optional<ConvLayout> read = acc < 0 ? std::nullopt : conv_layout(analysis_.funcs[acc]);
-    if (read && conv_channel_blocks_fit(sa, *read, t) && (!rng || rng->chance(0.3))) {
-      return conv_channel_consumer_stage(sa, *read, t);
+    if (read && (!rng || rng->chance(0.3))) {
+      if (is_pointwise_nchw_conv(analysis_.funcs[acc])) return pointwise_conv_consumer_stage(sa, *read, t);
+      if (conv_channel_blocks_fit(sa, *read, t)) return conv_channel_consumer_stage(sa, *read, t);
     }
   }
   const std::optional<ConvLayout> own = conv_layout(fa);

@@ -192,6 +192,36 @@ TEST(ConvTemplates, FewerChannelsStayVectorizedAlongX) {
   EXPECT_TRUE(s.packs.empty());
 }
 
+// A 1x1 NCHW convolution (with a bias and a ReLU after it) is a matmul along its columns:
+// the consumer is vectorized along them in tiles of two rows by a register tile of
+// channels, every block of channels inside a row's tiles, the accumulator per tile; its
+// input and weights are read in place. A 3x3 one and an NHWC 1x1 one keep the channel
+// layout. The heuristic computes the 1x1 right with its 20 columns in 16-lane vectors.
+TEST(ConvTemplates, APointwiseNchwConvIsVectorizedAlongItsColumns) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 16, 6, 20]},
+    {"name": "w", "shape": [32, 16, 1, 1]}, {"name": "b", "shape": [32]}],
+    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW"},
+            {"op": "bias_add", "inputs": ["conv", "b"], "output": "biased", "axis": 1},
+            {"op": "relu", "inputs": ["biased"], "output": "y"}], "outputs": ["y"]})");
+  const TargetInfo t = testing::avx512_test_target();
+  const Space space(analyze(*sg, t));
+  ASSERT_TRUE(is_pointwise_nchw_conv(*space.analysis().find("conv_acc")));
+  EXPECT_FALSE(is_pointwise_nchw_conv(*analyze(*testing::suite_subgraph("conv3x3_relu"), t).find("conv_acc")));
+  const auto nhwc = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 6, 20, 16]},
+    {"name": "w", "shape": [1, 1, 16, 32]}],
+    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "y", "layout": "NHWC"}], "outputs": ["y"]})");
+  EXPECT_FALSE(is_pointwise_nchw_conv(*analyze(*nhwc, t).find("y_acc")));
+
+  const Schedule s = space.heuristic();
+  const StageSchedule& y = s.find("y")->stages.at(0);
+  EXPECT_EQ(y.vectorize, "x_i");
+  EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "y_i", "c_i", "x_o", "c_o", "y_o", "n"})) << s.to_json().dump();
+  EXPECT_EQ(s.find("conv_acc")->compute.loop, "x_o");
+  EXPECT_TRUE(s.packs.empty()) << s.to_json().dump();
+  const auto inputs = sg->make_inputs(7);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
 // The channel layout computes the convolution right where its columns leave a tail (10
 // columns in blocks of 4) and with a bias and a ReLU fused after it (8 lanes, 16
 // registers), in both layouts, and with NCHW activations packed by channel where there is
