@@ -183,9 +183,29 @@ class Applier {
       copy_in_vector_columns(w, id, args, order, texts, pack.vector_width);
     }
     if (pack.parallel && order.size() > 1) {
-      w.parallel(order.back());
-      body_ << "  " << id << ".parallel(" << texts.back() << ");\n";
+      const size_t p = outermost_iterating(pack, args, order);
+      w.parallel(order[p]);
+      body_ << "  " << id << ".parallel(" << texts[p] << ");\n";
     }
+  }
+
+  // The position in `order` (a pack's copy loops, innermost first) of the outermost loop
+  // with more than one iteration (not a batch of one), or of the outermost loop.
+  size_t outermost_iterating(const InputPack& pack, const std::vector<Halide::Var>& args,
+                             const std::vector<Halide::Var>& order) const {
+    const InputAnalysis* input = analysis_.find_input(pack.input);
+    const int split = input ? input_dim_index(*input, pack.storage.front()) : -1;
+    for (size_t p = order.size(); split >= 0 && p-- > 0;) {
+      const auto arg = std::find_if(args.begin(), args.end(), [&](const Halide::Var& v) { return v.same_as(order[p]); });
+      int64_t extent = input->extents[split];  // a piece of a transposing copy's split dimension
+      if (arg != args.end()) {
+        extent = input->extents[static_cast<size_t>(arg - args.begin())];
+      } else if (order[p].name().size() > 3 && order[p].name().substr(order[p].name().size() - 3) == "_vo") {
+        extent = (extent + pack.vector_width - 1) / pack.vector_width;
+      }
+      if (extent > 1) return p;
+    }
+    return order.size() - 1;
   }
 
   // A transposing copy, vectorized along a dimension that is strided in the input: split
