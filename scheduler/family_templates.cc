@@ -53,6 +53,27 @@ std::optional<ComputeLocation> column_panel_location(const Analysis& analysis, c
   return std::nullopt;
 }
 
+// The host's outermost loop where it runs in parallel, is a whole pure loop (not a piece of
+// a split) and indexes `use` (a batch of attention heads: each copies its own K), at which a
+// pack of `input` may be computed: each batch is copied by the thread that reads it, in one
+// parallel pass, not in a pass of its own.
+std::optional<ComputeLocation> parallel_batch_location(const Analysis& analysis, const Schedule& schedule,
+                                                       const ProducerUse& use, const std::string& input) {
+  for (const ComputeLocation& at : pack_locations(analysis, schedule, input)) {
+    if (at.kind != ComputeLocation::Kind::kAt || !has_loop(use.index_loops, at.loop)) continue;
+    const FuncAnalysis* host = analysis.find(at.consumer);
+    const FuncSchedule* scheduled = schedule.find(at.consumer);
+    if (!host || !scheduled) continue;
+    const StageSchedule st = scheduled->stage_or_empty(at.consumer_stage);
+    const bool pure = std::any_of(host->stages[at.consumer_stage].loops.begin(), host->stages[at.consumer_stage].loops.end(),
+                                  [&](const LoopAnalysis& l) { return !l.is_reduction && l.name == at.loop; });
+    if (pure && !st.order.empty() && st.order.back() == at.loop && !st.parallel.empty() && st.parallel.front() == at.loop) {
+      return at;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_row_reduction(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
@@ -258,8 +279,10 @@ std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const
     }
     if (dim <= 0) continue;
     InputPack pack = transposed_pack(analysis, *input, dim);
-    if (const std::optional<ComputeLocation> panel = column_panel_location(analysis, schedule, func, input->name)) {
-      pack.compute = *panel;  // the panels run in parallel, not the copy
+    std::optional<ComputeLocation> at = column_panel_location(analysis, schedule, func, input->name);
+    if (!at) at = parallel_batch_location(analysis, schedule, *use, input->name);
+    if (at) {
+      pack.compute = *at;  // the panels or the batches run in parallel, not the copy
       pack.parallel = false;
     }
     return pack;

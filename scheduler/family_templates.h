@@ -92,7 +92,8 @@ std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Sche
 // The pack that makes a matmul's vector loop walk an input contiguously (attention's K
 // read across its rows, a GEMM's B^T): that input's dimension moved innermost, per column
 // panel where the host walks panels (in the panel's cache, not a second pass over memory),
-// else at root, in parallel.
+// per iteration of the host's outermost parallel loop where that is a batch the input is
+// indexed by (attention's heads), else at root, in parallel.
 std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const Schedule& schedule,
                                                  const FuncAnalysis& func, const StageAnalysis& update);
 
