@@ -329,11 +329,6 @@ int accumulator_read(const Analysis& analysis, int func) {
   });
 }
 
-AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func) {
-  const int producer = accumulator_read(analysis, func);
-  return producer < 0 ? AccumulatorFamily::kNone : accumulator_family(analysis.funcs[producer]);
-}
-
 bool reads_row_reduction(const Analysis& analysis, int func) {
   return find_read_producer(analysis, func, [&](const FuncAnalysis& f) {
            return f.has_updates() && is_row_reduction(f, f.stages.back(), analysis.target);

@@ -110,11 +110,10 @@ inline constexpr int64_t kRowBlock = 64;
 // timed layernorm's heuristic at 0.574 ms, bench/expert/layernorm.json at 0.378.
 TilingChoice row_consumer_choice(const StageAnalysis& consumer, bool at_root, const TargetInfo& target);
 
-// The accumulator family Func `func` reads directly or through Funcs without updates (a
-// bias and an activation fused after the product): matmul, conv, or none.
+// The families of accumulators: matmul, conv, or none.
 enum class AccumulatorFamily { kNone, kMatmul, kConv };
-AccumulatorFamily accumulator_family_read(const Analysis& analysis, int func);
-// That accumulator Func's index; -1 when it reads none.
+// The index of the accumulator Func (of a family) that Func `func` reads directly or through
+// Funcs without updates (a bias and an activation fused after the product); -1 when none.
 int accumulator_read(const Analysis& analysis, int func);
 // The family of Func `func`'s own last update.
 AccumulatorFamily accumulator_family(const FuncAnalysis& func);

@@ -49,10 +49,12 @@ TEST(FamilyTemplates, EachUpdateBelongsToItsFamilyOnly) {
   // The Funcs that read the accumulators, through a bias and an activation.
   const auto mlp = testing::suite_subgraph("mlp_gelu");
   const Analysis ma = analyze(*mlp, t);
-  EXPECT_EQ(accumulator_family_read(ma, ma.index_of("Y")), AccumulatorFamily::kMatmul);
+  ASSERT_EQ(accumulator_read(ma, ma.index_of("Y")), ma.index_of("xw_acc"));
+  EXPECT_EQ(accumulator_family(ma.funcs[ma.index_of("xw_acc")]), AccumulatorFamily::kMatmul);
   const auto conv = testing::suite_subgraph("conv3x3_relu");
   const Analysis ca = analyze(*conv, t);
-  EXPECT_EQ(accumulator_family_read(ca, ca.index_of("y")), AccumulatorFamily::kConv);
+  ASSERT_EQ(accumulator_read(ca, ca.index_of("y")), ca.index_of("conv_acc"));
+  EXPECT_EQ(accumulator_family(ca.funcs[ca.index_of("conv_acc")]), AccumulatorFamily::kConv);
   EXPECT_EQ(accumulator_family(*ca.find("conv_pad")), AccumulatorFamily::kNone);
 }
 
