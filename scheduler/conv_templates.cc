@@ -44,6 +44,32 @@ LayoutLoops layout_loops(const StageAnalysis& stage, const ConvLayout& layout) {
   return {stage.pure_loop(layout.channel)->name, stage.pure_loop(layout.column)->name, stage.pure_loop(layout.row)->name};
 }
 
+// The reduction loop of `acc`'s update that indexes its activations' input channels (NCHW);
+// empty where there is none.
+std::string input_channel_loop(const FuncAnalysis& acc, const ConvLayout& layout) {
+  const std::optional<StridedActivations> read = strided_activations(acc, layout);
+  if (!read) return "";
+  for (const ProducerUse& use : acc.stages.back().uses) {
+    if (use.name == read->name && static_cast<size_t>(read->channel_dim) < use.dim_loops.size()) {
+      return use.dim_loops[read->channel_dim].front();  // one loop alone (strided_activations)
+    }
+  }
+  return "";
+}
+
+// Reduction loop `loop` moved to the innermost position the reduction loops of `st` hold,
+// the others in their order behind it (an associative update may reorder them).
+void move_innermost_among_reductions(const StageAnalysis& stage, const std::string& loop, StageSchedule& st) {
+  std::vector<size_t> positions;
+  for (size_t i = 0; i < st.order.size(); ++i) {
+    const LoopAnalysis* l = stage.find(st.order[i]);
+    if (l && l->is_reduction) positions.push_back(i);
+  }
+  const auto at = std::find(st.order.begin(), st.order.end(), loop);
+  if (positions.empty() || at == st.order.end()) return;
+  std::rotate(st.order.begin() + static_cast<std::ptrdiff_t>(positions.front()), at, at + 1);
+}
+
 }  // namespace
 
 std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnalysis& stage) {
@@ -69,7 +95,8 @@ std::optional<ConvLayout> conv_layout(const FuncAnalysis& func) {
 
 bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) { return conv_layout(func, stage).has_value(); }
 
-StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
+StageSchedule conv_update_stage(const FuncAnalysis& acc, const ConvLayout& layout, const TargetInfo& target) {
+  const StageAnalysis& stage = acc.stages.back();
   TilingChoice c;
   const int64_t lanes = stage.native_lanes(target);
   c.vector_width = std::min<int64_t>(lanes, stage.pure_loop(0)->extent);
@@ -78,8 +105,14 @@ StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& ta
   c.third_tile = conv_register_channels(target);
   c.unroll_third = true;
   c.reduction_inside_tiles = true;
-  c.reverse_reductions = true;
-  return make_stage(stage, c);
+  c.reverse_reductions = layout.channel == 0;
+  StageSchedule st = make_stage(stage, c);
+  if (layout.channel != 0) {
+    if (const std::string channels = input_channel_loop(acc, layout); !channels.empty()) {
+      move_innermost_among_reductions(stage, channels, st);
+    }
+  }
+  return st;
 }
 
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target) {
@@ -93,14 +126,19 @@ TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInf
   return c;
 }
 
-bool is_pointwise_nchw_conv(const FuncAnalysis& acc) {
+bool suits_column_tiles(const FuncAnalysis& acc, const StageAnalysis& consumer, const TargetInfo& target) {
   const std::optional<ConvLayout> layout = conv_layout(acc);
   if (!layout || layout->channel == 0) return false;
-  const std::vector<LoopAnalysis>& loops = acc.stages.back().loops;
-  return std::count_if(loops.begin(), loops.end(), [](const LoopAnalysis& l) { return l.is_reduction && l.extent > 1; }) == 1;
+  const StageAnalysis& update = acc.stages.back();
+  const std::vector<LoopAnalysis>& loops = update.loops;
+  const bool pointwise =
+      std::count_if(loops.begin(), loops.end(), [](const LoopAnalysis& l) { return l.is_reduction && l.extent > 1; }) == 1;
+  const LoopAnalysis* channels = update.find(input_channel_loop(acc, *layout));
+  const bool few_channels = channels && channels->extent < update.native_lanes(target);
+  return pointwise || few_channels || !conv_channel_blocks_fit(consumer, *layout, target);
 }
 
-StageSchedule pointwise_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
+StageSchedule column_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
                                             const TargetInfo& target) {
   const LayoutLoops l = layout_loops(consumer, layout);
   const int64_t lanes = std::min<int64_t>(consumer.native_lanes(target), consumer.pure_loop(layout.column)->extent);
@@ -239,7 +277,8 @@ StageSchedule channels_innermost_stage(const StageAnalysis& pure, int channel_di
   }
   StageSchedule st;
   st.stage = pure.stage;
-  st.splits = {{channel, loop_piece(channel, "_o"), loop_piece(channel, "_i"), pure.native_lanes(target)}};
+  const int64_t lanes = std::min<int64_t>(pure.native_lanes(target), pure.pure_loop(channel_dim)->extent);
+  st.splits = {{channel, loop_piece(channel, "_o"), loop_piece(channel, "_i"), lanes}};
   st.order = {loop_piece(channel, "_i"), others.front(), loop_piece(channel, "_o")};
   st.order.insert(st.order.end(), others.begin() + 1, others.end());
   st.parallel.assign(others.rbegin(), others.rend() - 1);

@@ -44,8 +44,11 @@ std::optional<ConvLayout> conv_layout(const FuncAnalysis& func);
 bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
 
 // Its update per tile of its consumer: one vector across x by a few rows by 8 output
-// channels in registers (4 with AVX2), the window innermost (inside the input channels).
-StageSchedule conv_update_stage(const StageAnalysis& stage, const TargetInfo& target);
+// channels in registers (4 with AVX2). NHWC: the window innermost (inside the input
+// channels). NCHW, vectorized along its columns: the input channels innermost
+// (bench/suite_shapes/conv3x3_c48.json in column tiles: 0.395 ms against 0.485 with the
+// window innermost).
+StageSchedule conv_update_stage(const FuncAnalysis& acc, const ConvLayout& layout, const TargetInfo& target);
 // Register tiles of output channels in one block of the Func that reads a convolution
 // accumulator: the accumulator is computed per block, and its loads of the input window
 // serve four register tiles from the L1 cache. `ktune bench bench/suite/conv3x3_relu.json
@@ -59,21 +62,25 @@ inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
 // outer loops in parallel.
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
 
-// A 1x1 convolution in NCHW: one reduction loop (the input channels) runs more than once,
-// and the channels are not innermost. It is a matmul of the weights by the columns, which
-// are contiguous in the input and in the output alike, so it keeps the register tile
-// vectorized along the columns (conv_consumer_choice): the channel layout would transpose
-// the input into channels innermost and scatter every output vector across 16 planes.
-// `ktune bench bench/suite_shapes/conv1x1.json --methods ktune-heuristic,expert,onednn`
-// with this tile as the expert timed it at 0.279 ms, the channel layout at 0.465, oneDNN at
-// 0.342.
-bool is_pointwise_nchw_conv(const FuncAnalysis& acc);
-// The Func that reads a 1x1 NCHW accumulator: tiles of one vector of columns by two rows by
-// a register tile of channels (the accumulator computed per tile, at "x_o"), every block of
+// The NCHW convolutions the channel layout (below) does not suit: a 1x1 one, a matmul of
+// the weights by the columns, contiguous in the input and the output alike; one with fewer
+// input channels than a vector (an RGB image's 3); one whose output channels do not fill
+// its blocks. They keep the register tile vectorized along the columns, and the channel
+// layout would transpose the input into channels innermost and scatter every output vector
+// across 16 planes. `ktune bench SPEC --methods ktune-heuristic,expert,onednn`, the expert
+// being column_conv_consumer_stage with conv_update_stage, timed (ms; heuristic, expert,
+// oneDNN), in bench/suite_shapes/: conv1x1.json 0.465, 0.279, 0.342; conv_rgb.json (3 input
+// channels) 0.391, 0.269, 0.263; conv3x3_c48.json (80 filters) 0.589, 0.395, 0.359 (where
+// the heuristic walked blocks of 32 channels outermost with the window innermost).
+// bench/suite/conv3x3_relu.json stays in the channel layout: 1.22 and 1.35 ms there, 1.50
+// and 2.00 in column tiles (oneDNN 1.03 and 1.11).
+bool suits_column_tiles(const FuncAnalysis& acc, const StageAnalysis& consumer, const TargetInfo& target);
+// The Func that reads such an accumulator: tiles of one vector of columns by two rows by a
+// register tile of channels (the accumulator computed per tile, at "x_o"), every block of
 // channels walked inside a row's tiles, whose input stays in the L1 cache; the rows (and
 // the batch) in parallel.
-StageSchedule pointwise_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
-                                            const TargetInfo& target);
+StageSchedule column_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
+                                         const TargetInfo& target);
 
 // The channel layout. `ktune bench bench/suite/conv3x3_relu.json --methods
 // ktune,ktune-heuristic,expert,onednn --expert-dir bench/expert` (then bench/expert/channels)

@@ -232,13 +232,14 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
     c.inner_tile = kPanelVectors * lanes;
     c.second_tile = kPanelRows;
     c.panels = true;
-    if (x->extent % c.inner_tile != 0) {
-      // One split, vectorized whole: its last panel shifts inwards to a full panel. Two
-      // nested shifted splits would leave the last panel shorter, the accumulator's region
-      // of no constant width, and every panel's update on Halide's general path.
-      c.vector_width = c.inner_tile;
-      c.inner_tile = 0;
-    }
+  }
+  if (c.inner_tile > 0 && x->extent % c.inner_tile != 0) {
+    // One split, vectorized whole (at most a panel wide): its last tile shifts inwards to a
+    // full one. Two nested shifted splits would leave the last tile shorter, the
+    // accumulator's region of no constant width, and every tile's update on Halide's
+    // general path.
+    c.vector_width = std::min<int64_t>(c.inner_tile, kPanelVectors * lanes);
+    c.inner_tile = 0;
   }
   c.parallel_loops = 1;
   return c;

@@ -420,7 +420,7 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
     add_dot_products(fa, sa, t, st);
     return st;
   }
-  if (at_consumer && layout) return conv_update_stage(sa, t);
+  if (at_consumer && layout) return conv_update_stage(fa, *layout, t);
   if (at_consumer && is_row_reduction(fa, sa, t)) return row_reduction_stage(sa, t);
   if (!at_consumer && is_column_reduction(fa, sa, t)) return column_reduction_stage(sa, t);
   return std::nullopt;
@@ -435,7 +435,7 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
     const int acc = accumulator_read(analysis_, func);
     const std::optional<ConvLayout> read = acc < 0 ? std::nullopt : conv_layout(analysis_.funcs[acc]);
     if (read && (!rng || rng->chance(0.3))) {
-      if (is_pointwise_nchw_conv(analysis_.funcs[acc])) return pointwise_conv_consumer_stage(sa, *read, t);
+      if (suits_column_tiles(analysis_.funcs[acc], sa, t)) return column_conv_consumer_stage(sa, *read, t);
       if (conv_channel_blocks_fit(sa, *read, t)) return conv_channel_consumer_stage(sa, *read, t);
     }
   }

@@ -39,7 +39,7 @@ TEST(ConvTemplates, RegisterTilesFollowTheTargetsRegisters) {
   const auto conv = testing::suite_subgraph("conv3x3_relu");
   for (const TargetInfo& t : {testing::test_target(), testing::avx512_test_target()}) {
     const Analysis cva = analyze(*conv, t);
-    const StageSchedule update = conv_update_stage(cva.find("conv_acc")->stages[1], t);
+    const StageSchedule update = conv_update_stage(*cva.find("conv_acc"), ConvLayout{}, t);
     const TilingChoice block = conv_consumer_choice(cva.find("y")->stages[0], t);
     const int64_t registers = t.vector_registers == 32 ? 8 : 4;
     ASSERT_EQ(update.splits.size(), 3u);
@@ -192,34 +192,55 @@ TEST(ConvTemplates, FewerChannelsStayVectorizedAlongX) {
   EXPECT_TRUE(s.packs.empty());
 }
 
-// A 1x1 NCHW convolution (with a bias and a ReLU after it) is a matmul along its columns:
-// the consumer is vectorized along them in tiles of two rows by a register tile of
-// channels, every block of channels inside a row's tiles, the accumulator per tile; its
-// input and weights are read in place. A 3x3 one and an NHWC 1x1 one keep the channel
-// layout. The heuristic computes the 1x1 right with its 20 columns in 16-lane vectors.
-TEST(ConvTemplates, APointwiseNchwConvIsVectorizedAlongItsColumns) {
-  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 16, 6, 20]},
-    {"name": "w", "shape": [32, 16, 1, 1]}, {"name": "b", "shape": [32]}],
-    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW"},
-            {"op": "bias_add", "inputs": ["conv", "b"], "output": "biased", "axis": 1},
-            {"op": "relu", "inputs": ["biased"], "output": "y"}], "outputs": ["y"]})");
+// NCHW convolutions the channel layout does not suit, each with a bias and a ReLU after it:
+// a 1x1 one, one of 3 input channels, one whose 24 output channels fill no block of 32. The
+// consumer is vectorized along the columns in tiles of two rows by a register tile of
+// channels, every block of channels inside a row's tiles, the accumulator per tile, the
+// input channels innermost in its update, the input and the weights read in place; the
+// heuristic computes each right (20 columns in 16-lane vectors). conv3x3_relu and an NHWC
+// 1x1 keep the channel layout.
+TEST(ConvTemplates, NchwConvsTheChannelLayoutDoesNotSuitAreTiledAlongTheirColumns) {
   const TargetInfo t = testing::avx512_test_target();
-  const Space space(analyze(*sg, t));
-  ASSERT_TRUE(is_pointwise_nchw_conv(*space.analysis().find("conv_acc")));
-  EXPECT_FALSE(is_pointwise_nchw_conv(*analyze(*testing::suite_subgraph("conv3x3_relu"), t).find("conv_acc")));
+  const struct {
+    const char* x_shape;
+    const char* w_shape;
+    int filters;
+    const char* padding;
+  } cases[] = {{"[1, 16, 6, 20]", "[32, 16, 1, 1]", 32, "[0, 0]"},
+               {"[1, 3, 6, 20]", "[32, 3, 3, 3]", 32, "[1, 1]"},
+               {"[1, 16, 6, 20]", "[24, 16, 3, 3]", 24, "[1, 1]"}};
+  for (const auto& c : cases) {
+    const auto sg = testing::spec_subgraph(std::string(R"({"inputs": [{"name": "x", "shape": )") + c.x_shape +
+                                           R"(}, {"name": "w", "shape": )" + c.w_shape + R"(}, {"name": "b", "shape": [)" +
+                                           std::to_string(c.filters) + R"(]}],
+      "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NCHW", "padding": )" + c.padding + R"(},
+              {"op": "bias_add", "inputs": ["conv", "b"], "output": "biased", "axis": 1},
+              {"op": "relu", "inputs": ["biased"], "output": "y"}], "outputs": ["y"]})");
+    const Space space(analyze(*sg, t));
+    const Analysis& a = space.analysis();
+    ASSERT_TRUE(suits_column_tiles(*a.find("conv_acc"), a.find("y")->stages[0], t)) << c.w_shape;
+    const Schedule s = space.heuristic();
+    const StageSchedule& y = s.find("y")->stages.at(0);
+    EXPECT_EQ(y.vectorize, "x_i") << c.w_shape;
+    EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "y_i", "c_i", "x_o", "c_o", "y_o", "n"})) << s.to_json().dump();
+    const FuncSchedule& acc = *s.find("conv_acc");
+    EXPECT_EQ(acc.compute.loop, "x_o") << c.w_shape;
+    ASSERT_EQ(acc.stages.size(), 2u) << s.to_json().dump();
+    const std::vector<std::string>& order = acc.stages[1].order;
+    const auto first_reduction = std::find_if(order.begin(), order.end(), [](const std::string& l) { return l.rfind("r$", 0) == 0; });
+    ASSERT_NE(first_reduction, order.end());
+    EXPECT_EQ(*first_reduction, "r$x") << "the input channels (the RDom's first dimension) innermost";
+    EXPECT_TRUE(s.packs.empty()) << s.to_json().dump();
+    const auto inputs = sg->make_inputs(7);
+    EXPECT_EQ(testing::run_and_compare(*sg, a, s, inputs, sg->reference(inputs)), "") << c.w_shape;
+  }
+  const Analysis suite = analyze(*testing::suite_subgraph("conv3x3_relu"), t);
+  EXPECT_FALSE(suits_column_tiles(*suite.find("conv_acc"), suite.find("y")->stages[0], t));
   const auto nhwc = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 6, 20, 16]},
     {"name": "w", "shape": [1, 1, 16, 32]}],
     "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "y", "layout": "NHWC"}], "outputs": ["y"]})");
-  EXPECT_FALSE(is_pointwise_nchw_conv(*analyze(*nhwc, t).find("y_acc")));
-
-  const Schedule s = space.heuristic();
-  const StageSchedule& y = s.find("y")->stages.at(0);
-  EXPECT_EQ(y.vectorize, "x_i");
-  EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "y_i", "c_i", "x_o", "c_o", "y_o", "n"})) << s.to_json().dump();
-  EXPECT_EQ(s.find("conv_acc")->compute.loop, "x_o");
-  EXPECT_TRUE(s.packs.empty()) << s.to_json().dump();
-  const auto inputs = sg->make_inputs(7);
-  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+  const Analysis n = analyze(*nhwc, t);
+  EXPECT_FALSE(suits_column_tiles(*n.find("y_acc"), n.find("y")->stages[0], t));
 }
 
 // The channel layout computes the convolution right where its columns leave a tail (10
