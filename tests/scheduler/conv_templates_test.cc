@@ -219,6 +219,11 @@ TEST(ConvTemplates, NchwConvsTheChannelLayoutDoesNotSuitAreTiledAlongTheirColumn
     const Space space(analyze(*sg, t));
     const Analysis& a = space.analysis();
     ASSERT_TRUE(suits_column_tiles(*a.find("conv_acc"), a.find("y")->stages[0], t)) << c.w_shape;
+    if (const FuncAnalysis* pad = a.find("conv_pad")) {
+      // Stored by channel (as a sampled schedule may), the split is at most the channels.
+      const int64_t channels = pad->stages[0].pure_loop(2)->extent;
+      EXPECT_EQ(channels_innermost_stage(pad->stages[0], 2, t).splits.at(0).factor, std::min<int64_t>(16, channels));
+    }
     const Schedule s = space.heuristic();
     const StageSchedule& y = s.find("y")->stages.at(0);
     EXPECT_EQ(y.vectorize, "x_i") << c.w_shape;
