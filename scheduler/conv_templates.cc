@@ -183,13 +183,19 @@ StageSchedule conv_channel_consumer_stage(const StageAnalysis& consumer, const C
   st.parallel = outer_pure_loops(consumer);
   st.parallel.push_back(l.row);
   st.vectorize = loop_piece(l.channel, "_i");
+  if (layout.channel != 0 && target.vector_lanes >= 16) {
+    // NCHW with AVX-512's gathers: each channel's columns gathered from the block and stored
+    // as one vector, not each column's channels scattered one by one over the planes.
+    std::swap(st.order[0], st.order[1]);
+    st.vectorize = loop_piece(l.column, "_i");
+    st.unroll = {loop_piece(l.channel, "_i")};
+  }
   return st;
 }
 
 std::optional<std::string> channel_block_loop(const StageAnalysis& consumer, const StageSchedule& st) {
   for (size_t i = 0; i < 3 && consumer.pure_loop(i); ++i) {
     const std::string& name = consumer.pure_loop(i)->name;
-    if (st.vectorize != loop_piece(name, "_i")) continue;
     for (const LoopSplit& split : st.splits) {
       if (split.loop == loop_piece(name, "_t") && split.outer == loop_piece(name, "_b")) return split.outer;
     }

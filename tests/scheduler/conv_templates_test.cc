@@ -68,10 +68,15 @@ TEST(ConvTemplates, NchwChannelsThatFillBlocksAreVectorizedAlongThem) {
   EXPECT_EQ(y.splits[0], (LoopSplit{"x", "x_o", "x_i", 8}));
   EXPECT_EQ(y.splits[1], (LoopSplit{"c", "c_t", "c_i", 16}));
   EXPECT_EQ(y.splits[2], (LoopSplit{"c_t", "c_b", "c_m", kConvChannelVectors}));
-  EXPECT_EQ(y.order, (std::vector<std::string>{"c_i", "x_i", "c_m", "c_b", "x_o", "y", "n"}));
+  // With AVX-512 the block's 8 columns are the vector (gathered from the block), its 16
+  // channels unrolled: stored a vector of columns at a time, not scattered over the planes.
+  EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "c_i", "c_m", "c_b", "x_o", "y", "n"}));
   EXPECT_EQ(y.parallel, (std::vector<std::string>{"n", "y"}));
-  EXPECT_EQ(y.vectorize, "c_i");
+  EXPECT_EQ(y.vectorize, "x_i");
+  EXPECT_EQ(y.unroll, std::vector<std::string>{"c_i"});
   EXPECT_EQ(channel_block_loop(space.analysis().find("y")->stages[0], y), "c_b");
+  const Space avx2(analyze(*conv, testing::test_target()));
+  EXPECT_EQ(avx2.heuristic().find("y")->stages.at(0).vectorize, "c_i") << "without AVX-512's gathers, the channels";
 
   const FuncSchedule& acc = *s.find("conv_acc");
   EXPECT_EQ(acc.compute, (ComputeLocation{ComputeLocation::Kind::kAt, "y", 0, "c_b"}));
