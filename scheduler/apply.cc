@@ -139,7 +139,8 @@ class Applier {
   }
 
   // A packed copy of an input: `input.in()` at its location, stored and copied in the
-  // pack's dimension order, its innermost loop vectorized, its outermost parallel at root.
+  // pack's dimension order, its innermost loop vectorized (in columns where it transposes),
+  // at root its outermost loop with more than one iteration in parallel.
   void apply_pack(const InputPack& pack, const Schedule& schedule) {
     const auto wrapped = inputs_.find(pack.input);
     if (wrapped == inputs_.end() || !wrapped->second.defined()) {
@@ -162,12 +163,14 @@ class Applier {
     const std::vector<Halide::Var> args = w.args();
     std::vector<Halide::Var> order;
     std::vector<std::string> texts;  // each as the printed source names it
+    std::vector<int64_t> extents;    // each one's iterations
+    const InputAnalysis* input = analysis_.find_input(pack.input);
     for (const std::string& dim : pack.storage) {
-      const InputAnalysis* input = analysis_.find_input(pack.input);
       const int d = input ? input_dim_index(*input, dim) : -1;
       if (d < 0 || d >= static_cast<int>(args.size())) throw Halide::CompileError("input \"" + pack.input + "\" has no dimension \"" + dim + "\"");
       order.push_back(args[d]);
       texts.push_back(id + ".args()[" + std::to_string(d) + "]");
+      extents.push_back(d < static_cast<int>(input->extents.size()) ? input->extents[d] : 1);
     }
     if (order.size() > 1) {
       std::string listed;
@@ -180,52 +183,41 @@ class Applier {
       w.vectorize(order.front(), static_cast<int>(pack.vector_width), Halide::TailStrategy::GuardWithIf);
       body_ << "  " << id << ".vectorize(" << texts.front() << ", " << pack.vector_width << ", TailStrategy::GuardWithIf);\n";
     } else if (pack.vector_width >= 2) {
-      copy_in_vector_columns(w, id, args, order, texts, pack.vector_width);
+      copy_in_vector_columns(w, id, args, order, texts, extents, pack.vector_width);
     }
     if (pack.parallel && order.size() > 1) {
-      const size_t p = outermost_iterating(pack, args, order);
+      // The outermost loop with more than one iteration (not a batch of one), never the
+      // vectorized one; the outermost where there is none.
+      size_t p = order.size() - 1;
+      while (p > 1 && extents[p] <= 1) --p;
+      if (extents[p] <= 1) p = order.size() - 1;
       w.parallel(order[p]);
       body_ << "  " << id << ".parallel(" << texts[p] << ");\n";
     }
-  }
-
-  // The position in `order` (a pack's copy loops, innermost first) of the outermost loop
-  // with more than one iteration (not a batch of one), or of the outermost loop.
-  size_t outermost_iterating(const InputPack& pack, const std::vector<Halide::Var>& args,
-                             const std::vector<Halide::Var>& order) const {
-    const InputAnalysis* input = analysis_.find_input(pack.input);
-    const int split = input ? input_dim_index(*input, pack.storage.front()) : -1;
-    for (size_t p = order.size(); split >= 0 && p-- > 0;) {
-      const auto arg = std::find_if(args.begin(), args.end(), [&](const Halide::Var& v) { return v.same_as(order[p]); });
-      int64_t extent = input->extents[split];  // a piece of a transposing copy's split dimension
-      if (arg != args.end()) {
-        extent = input->extents[static_cast<size_t>(arg - args.begin())];
-      } else if (order[p].name().size() > 3 && order[p].name().substr(order[p].name().size() - 3) == "_vo") {
-        extent = (extent + pack.vector_width - 1) / pack.vector_width;
-      }
-      if (extent > 1) return p;
-    }
-    return order.size() - 1;
   }
 
   // A transposing copy, vectorized along a dimension that is strided in the input: split
   // into columns one vector wide, each walked along the input's contiguous dimension, so
   // that the vector's rows stay in cache from one gather to the next (walking the whole
   // strided dimension per element of the contiguous one misses the cache and the TLB on
-  // every gather). `order` and `texts` become the copy's loops, innermost first.
+  // every gather). `order`, `texts` and `extents` become the copy's loops, innermost first.
   void copy_in_vector_columns(Halide::Func& w, const std::string& id, const std::vector<Halide::Var>& args,
-                              std::vector<Halide::Var>& order, std::vector<std::string>& texts, int64_t width) {
+                              std::vector<Halide::Var>& order, std::vector<std::string>& texts,
+                              std::vector<int64_t>& extents, int64_t width) {
     const Halide::Var inner(id + "_vi"), outer(id + "_vo");
     w.split(order.front(), outer, inner, static_cast<int>(width), Halide::TailStrategy::GuardWithIf);
     body_ << "  Var " << id << "_vo(\"" << id << "_vo\"), " << id << "_vi(\"" << id << "_vi\");\n";
     body_ << "  " << id << ".split(" << texts.front() << ", " << id << "_vo, " << id << "_vi, " << width
           << ", TailStrategy::GuardWithIf);\n";
+    const int64_t columns = (extents.front() + width - 1) / width;
     order.front() = inner;
     texts.front() = id + "_vi";
+    extents.front() = width;
     const auto contiguous = std::find_if(order.begin(), order.end(), [&](const Halide::Var& v) { return v.same_as(args.front()); });
     const auto at = contiguous - order.begin() + 1;
     order.insert(order.begin() + at, outer);
     texts.insert(texts.begin() + at, id + "_vo");
+    extents.insert(extents.begin() + at, columns);
     std::string listed;
     for (const std::string& t : texts) listed += (listed.empty() ? "" : ", ") + t;
     w.reorder(std::vector<Halide::VarOrRVar>(order.begin(), order.end()));

@@ -44,32 +44,6 @@ LayoutLoops layout_loops(const StageAnalysis& stage, const ConvLayout& layout) {
   return {stage.pure_loop(layout.channel)->name, stage.pure_loop(layout.column)->name, stage.pure_loop(layout.row)->name};
 }
 
-// The reduction loop of `acc`'s update that indexes its activations' input channels (NCHW);
-// empty where there is none.
-std::string input_channel_loop(const FuncAnalysis& acc, const ConvLayout& layout) {
-  const std::optional<StridedActivations> read = strided_activations(acc, layout);
-  if (!read) return "";
-  for (const ProducerUse& use : acc.stages.back().uses) {
-    if (use.name == read->name && static_cast<size_t>(read->channel_dim) < use.dim_loops.size()) {
-      return use.dim_loops[read->channel_dim].front();  // one loop alone (strided_activations)
-    }
-  }
-  return "";
-}
-
-// Reduction loop `loop` moved to the innermost position the reduction loops of `st` hold,
-// the others in their order behind it (an associative update may reorder them).
-void move_innermost_among_reductions(const StageAnalysis& stage, const std::string& loop, StageSchedule& st) {
-  std::vector<size_t> positions;
-  for (size_t i = 0; i < st.order.size(); ++i) {
-    const LoopAnalysis* l = stage.find(st.order[i]);
-    if (l && l->is_reduction) positions.push_back(i);
-  }
-  const auto at = std::find(st.order.begin(), st.order.end(), loop);
-  if (positions.empty() || at == st.order.end()) return;
-  std::rotate(st.order.begin() + static_cast<std::ptrdiff_t>(positions.front()), at, at + 1);
-}
-
 }  // namespace
 
 std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnalysis& stage) {
@@ -95,21 +69,21 @@ std::optional<ConvLayout> conv_layout(const FuncAnalysis& func) {
 
 bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) { return conv_layout(func, stage).has_value(); }
 
-StageSchedule conv_update_stage(const FuncAnalysis& acc, const ConvLayout& layout, const TargetInfo& target) {
-  const StageAnalysis& stage = acc.stages.back();
+StageSchedule conv_update_stage(const FuncAnalysis& acc, const StageAnalysis& update, const ConvLayout& layout,
+                                const TargetInfo& target) {
   TilingChoice c;
-  const int64_t lanes = stage.native_lanes(target);
-  c.vector_width = std::min<int64_t>(lanes, stage.pure_loop(0)->extent);
+  const int64_t lanes = update.native_lanes(target);
+  c.vector_width = std::min<int64_t>(lanes, update.pure_loop(0)->extent);
   c.second_tile = 2;
   c.unroll_second = true;
   c.third_tile = conv_register_channels(target);
   c.unroll_third = true;
   c.reduction_inside_tiles = true;
   c.reverse_reductions = layout.channel == 0;
-  StageSchedule st = make_stage(stage, c);
+  StageSchedule st = make_stage(update, c);
   if (layout.channel != 0) {
-    if (const std::string channels = input_channel_loop(acc, layout); !channels.empty()) {
-      move_innermost_among_reductions(stage, channels, st);
+    if (const std::optional<StridedActivations> read = strided_activations(acc, layout)) {
+      move_innermost_among_reductions(update, read->channel_loop, st);
     }
   }
   return st;
@@ -128,31 +102,42 @@ TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInf
 
 bool suits_column_tiles(const FuncAnalysis& acc, const StageAnalysis& consumer, const TargetInfo& target) {
   const std::optional<ConvLayout> layout = conv_layout(acc);
-  if (!layout || layout->channel == 0) return false;
+  if (!layout || layout->channel == 0 || !consumer.pure_loop(2)) return false;
   const StageAnalysis& update = acc.stages.back();
   const std::vector<LoopAnalysis>& loops = update.loops;
   const bool pointwise =
       std::count_if(loops.begin(), loops.end(), [](const LoopAnalysis& l) { return l.is_reduction && l.extent > 1; }) == 1;
-  const LoopAnalysis* channels = update.find(input_channel_loop(acc, *layout));
+  const std::optional<StridedActivations> read = strided_activations(acc, *layout);
+  const LoopAnalysis* channels = read ? update.find(read->channel_loop) : nullptr;
   const bool few_channels = channels && channels->extent < update.native_lanes(target);
   return pointwise || few_channels || !conv_channel_blocks_fit(consumer, *layout, target);
 }
 
 StageSchedule column_conv_consumer_stage(const StageAnalysis& consumer, const ConvLayout& layout,
-                                            const TargetInfo& target) {
+                                         const TargetInfo& target) {
   const LayoutLoops l = layout_loops(consumer, layout);
-  const int64_t lanes = std::min<int64_t>(consumer.native_lanes(target), consumer.pure_loop(layout.column)->extent);
   StageSchedule st;
   st.stage = consumer.stage;
-  st.splits = {{l.column, loop_piece(l.column, "_o"), loop_piece(l.column, "_i"), lanes},
-               {l.row, loop_piece(l.row, "_o"), loop_piece(l.row, "_i"), 2},
-               {l.channel, loop_piece(l.channel, "_o"), loop_piece(l.channel, "_i"), conv_register_channels(target)}};
-  st.order = {loop_piece(l.column, "_i"), loop_piece(l.row, "_i"),    loop_piece(l.channel, "_i"),
-              loop_piece(l.column, "_o"), loop_piece(l.channel, "_o"), loop_piece(l.row, "_o")};
+  // Each loop split where it is long enough; its inner piece (the whole loop where it is
+  // not split) joins the register tile, innermost first.
+  const auto tile = [&](const std::string& loop, int64_t factor) {
+    const int64_t extent = consumer.find(loop)->extent;
+    const bool split = std::min(factor, extent) >= 2;
+    if (split) st.splits.push_back({loop, loop_piece(loop, "_o"), loop_piece(loop, "_i"), std::min(factor, extent)});
+    st.order.push_back(split ? loop_piece(loop, "_i") : loop);
+    return split;
+  };
+  const bool columns = tile(l.column, consumer.native_lanes(target));
+  const bool rows = tile(l.row, 2);
+  const bool channels = tile(l.channel, conv_register_channels(target));
+  // Then the tiles: the columns', the channels' (the blocks inside a row's tiles), the rows'.
+  if (columns) st.order.push_back(loop_piece(l.column, "_o"));
+  if (channels) st.order.push_back(loop_piece(l.channel, "_o"));
+  if (rows) st.order.push_back(loop_piece(l.row, "_o"));
   append_outermost_first(st.order, outer_pure_loops(consumer));
   st.parallel = outer_pure_loops(consumer);
-  st.parallel.push_back(loop_piece(l.row, "_o"));
-  st.vectorize = loop_piece(l.column, "_i");
+  if (rows) st.parallel.push_back(loop_piece(l.row, "_o"));
+  if (columns) st.vectorize = loop_piece(l.column, "_i");
   return st;
 }
 
@@ -269,7 +254,7 @@ std::optional<StridedActivations> strided_activations(const FuncAnalysis& acc, c
     for (size_t d = 1; d < use.dim_loops.size(); ++d) {
       if (use.dim_loops[d].size() != 1) continue;
       const LoopAnalysis* loop = update.find(use.dim_loops[d][0]);
-      if (loop && loop->is_reduction) return StridedActivations{use.func, use.name, static_cast<int>(d)};
+      if (loop && loop->is_reduction) return StridedActivations{use.func, use.name, static_cast<int>(d), loop->name};
     }
   }
   return std::nullopt;

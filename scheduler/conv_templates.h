@@ -5,13 +5,18 @@
 //   - Where the output channels fill blocks of kConvChannelVectors vectors: the channel
 //     layout of bench/expert/conv3x3_relu.json and conv3x3_nhwc_relu.json. The Func that
 //     reads the accumulator walks blocks of channels by a row of columns, vectorized along
-//     the channels; the accumulator is computed per block ("c_b" of NCHW's c, "x_b" of
-//     NHWC's x), stored with its channels innermost, its update holding the block in
-//     registers with the window inside the input channels; NCHW's weights are packed with
-//     the output channels innermost and its padded input stored with the input channels
-//     innermost (oneDNN's blocking; NHWC's HWIO weights and activations are so already).
-//   - Elsewhere: a register tile per tile of the consumer, vectorized along the first
-//     pure loop by rows by channels.
+//     the channels (in NCHW with AVX-512 along the block's columns, gathered from it); the
+//     accumulator is computed per block ("c_b" of NCHW's c, "x_b" of NHWC's x), stored with
+//     its channels innermost, its update holding the block in registers with the window
+//     inside the input channels; NCHW's weights are packed with the output channels
+//     innermost and its padded input stored with the input channels innermost (oneDNN's
+//     blocking; NHWC's HWIO weights and activations are so already).
+//   - NCHW convolutions the channel layout does not suit (suits_column_tiles: a 1x1
+//     window, few input channels, channels or columns that fill no block): column tiles,
+//     a register tile of a vector of columns by two rows by channels per tile of the
+//     consumer, the input channels innermost, the blocks of channels inside a row's tiles.
+//   - Elsewhere (NHWC): a register tile per tile of the consumer, vectorized along the
+//     first pure loop by rows by channels.
 #pragma once
 
 #include <optional>
@@ -43,12 +48,13 @@ std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnaly
 std::optional<ConvLayout> conv_layout(const FuncAnalysis& func);
 bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
 
-// Its update per tile of its consumer: one vector across x by a few rows by 8 output
-// channels in registers (4 with AVX2). NHWC: the window innermost (inside the input
-// channels). NCHW, vectorized along its columns: the input channels innermost
-// (bench/suite_shapes/conv3x3_c48.json in column tiles: 0.395 ms against 0.485 with the
-// window innermost).
-StageSchedule conv_update_stage(const FuncAnalysis& acc, const ConvLayout& layout, const TargetInfo& target);
+// Its update (`update`, a stage of `acc`) per tile of its consumer: one vector across x by a
+// few rows by 8 output channels in registers (4 with AVX2). NHWC: the window innermost
+// (inside the input channels). NCHW, vectorized along its columns: the input channels
+// innermost (bench/suite_shapes/conv3x3_c48.json in column tiles: 0.395 ms against 0.485
+// with the window innermost).
+StageSchedule conv_update_stage(const FuncAnalysis& acc, const StageAnalysis& update, const ConvLayout& layout,
+                                const TargetInfo& target);
 // Register tiles of output channels in one block of the Func that reads a convolution
 // accumulator: the accumulator is computed per block, and its loads of the input window
 // serve four register tiles from the L1 cache. `ktune bench bench/suite/conv3x3_relu.json
@@ -62,10 +68,10 @@ inline constexpr int64_t kConvRegisterTilesPerBlock = 4;
 // outer loops in parallel.
 TilingChoice conv_consumer_choice(const StageAnalysis& consumer, const TargetInfo& target);
 
-// The NCHW convolutions the channel layout (below) does not suit: a 1x1 one, a matmul of
-// the weights by the columns, contiguous in the input and the output alike; one with fewer
-// input channels than a vector (an RGB image's 3); one whose output channels do not fill
-// its blocks. They keep the register tile vectorized along the columns, and the channel
+// The NCHW convolutions the channel layout (below) does not suit: one reduction loop alone
+// runs more than once (a 1x1 window), a matmul of the weights by the columns, contiguous in
+// the input and the output alike; fewer input channels than a vector (an RGB image's 3);
+// output channels or columns that do not fill its blocks. They keep the register tile vectorized along the columns, and the channel
 // layout would transpose the input into channels innermost and scatter every output vector
 // across 16 planes. `ktune bench SPEC --methods ktune-heuristic,expert,onednn`, the expert
 // being column_conv_consumer_stage with conv_update_stage, timed (ms; heuristic, expert,
@@ -127,6 +133,7 @@ struct StridedActivations {
   int func = -1;      // index into Analysis::funcs; -1 for a pipeline input
   std::string name;   // Func name or input name
   int channel_dim = 0;
+  std::string channel_loop;  // the update's reduction loop that indexes that dimension
 };
 std::optional<StridedActivations> strided_activations(const FuncAnalysis& acc, const ConvLayout& layout);
 // The pure stage of that Func stored with its channels innermost: vectorized along the

@@ -19,15 +19,16 @@ std::vector<const ProducerUse*> reads_indexed_by(const FuncAnalysis& func, const
   return out;
 }
 
-// True when Func `func` reaches Func `target` through pointwise reads that keep dimension 0
-// (a bias and an activation after a matmul), each read indexing dimension 0 by `func`'s x.
-bool x_reaches_dim0(const Analysis& analysis, const FuncAnalysis& func, const std::string& target, int depth = 0) {
+// True when Func `func` reaches Func `target` through pointwise reads that keep dimension
+// `dim` (a bias and an activation after a matmul), each read indexing dimension `dim` by
+// `func`'s pure loop `dim` alone.
+bool reaches_dim(const Analysis& analysis, const FuncAnalysis& func, const std::string& target, size_t dim, int depth = 0) {
   if (func.name == target) return true;
-  const LoopAnalysis* x = func.stages.front().pure_loop(0);
-  if (!x || depth > 8) return false;
+  const LoopAnalysis* loop = func.stages.front().pure_loop(dim);
+  if (!loop || depth > 8) return false;
   for (const ProducerUse& use : func.stages.front().uses) {
-    if (use.func < 0 || use.dim_loops.empty() || use.dim_loops[0] != std::vector<std::string>{x->name}) continue;
-    if (x_reaches_dim0(analysis, analysis.funcs[use.func], target, depth + 1)) return true;
+    if (use.func < 0 || use.dim_loops.size() <= dim || use.dim_loops[dim] != std::vector<std::string>{loop->name}) continue;
+    if (reaches_dim(analysis, analysis.funcs[use.func], target, dim, depth + 1)) return true;
   }
   return false;
 }
@@ -40,7 +41,7 @@ bool is_column_panel(const Analysis& analysis, const Schedule& schedule, const C
   if (!host || !scheduled || at.consumer_stage != 0) return false;
   const LoopAnalysis* x = host->stages[0].pure_loop(0);
   return x && at.loop == loop_piece(x->name, "_o") && walks_column_panels(host->stages[0], scheduled->stage_or_empty(0)) &&
-         x_reaches_dim0(analysis, *host, acc.name);
+         reaches_dim(analysis, *host, acc.name, 0);
 }
 
 // The column panel of `acc`'s host at which a pack of `input` may be computed, if the host
@@ -53,22 +54,26 @@ std::optional<ComputeLocation> column_panel_location(const Analysis& analysis, c
   return std::nullopt;
 }
 
-// The host's outermost loop where it runs in parallel, is a whole pure loop (not a piece of
-// a split) and indexes `use` (a batch of attention heads: each copies its own K), at which a
-// pack of `input` may be computed: each batch is copied by the thread that reads it, in one
-// parallel pass, not in a pass of its own.
+// The host's outermost loop where it runs in parallel and is a whole pure loop (not a piece
+// of a split) that reaches the same loop of `acc` (a batch of attention heads), at which a
+// pack of `input`, which `use` reads by that loop, may be computed: each batch is copied by
+// the thread that reads it, in one parallel pass, not in a pass of its own.
 std::optional<ComputeLocation> parallel_batch_location(const Analysis& analysis, const Schedule& schedule,
-                                                       const ProducerUse& use, const std::string& input) {
+                                                       const FuncAnalysis& acc, const ProducerUse& use,
+                                                       const std::string& input) {
   for (const ComputeLocation& at : pack_locations(analysis, schedule, input)) {
-    if (at.kind != ComputeLocation::Kind::kAt || !has_loop(use.index_loops, at.loop)) continue;
-    const FuncAnalysis* host = analysis.find(at.consumer);
+    const FuncAnalysis* host = at.kind == ComputeLocation::Kind::kAt ? analysis.find(at.consumer) : nullptr;
     const FuncSchedule* scheduled = schedule.find(at.consumer);
     if (!host || !scheduled) continue;
     const StageSchedule st = scheduled->stage_or_empty(at.consumer_stage);
-    const bool pure = std::any_of(host->stages[at.consumer_stage].loops.begin(), host->stages[at.consumer_stage].loops.end(),
-                                  [&](const LoopAnalysis& l) { return !l.is_reduction && l.name == at.loop; });
-    if (pure && !st.order.empty() && st.order.back() == at.loop && !st.parallel.empty() && st.parallel.front() == at.loop) {
-      return at;
+    if (st.order.empty() || st.order.back() != at.loop || st.parallel.empty() || st.parallel.front() != at.loop) continue;
+    const StageAnalysis& stage = host->stages[at.consumer_stage];
+    for (size_t d = 0; stage.pure_loop(d); ++d) {
+      const LoopAnalysis* own = acc.stages.back().pure_loop(d);
+      if (stage.pure_loop(d)->name == at.loop && own && has_loop(use.index_loops, own->name) &&
+          reaches_dim(analysis, *host, acc.name, d)) {
+        return at;
+      }
     }
   }
   return std::nullopt;
@@ -238,7 +243,7 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
     // full one. Two nested shifted splits would leave the last tile shorter, the
     // accumulator's region of no constant width, and every tile's update on Halide's
     // general path.
-    c.vector_width = std::min<int64_t>(c.inner_tile, kPanelVectors * lanes);
+    c.vector_width = std::min<int64_t>({c.inner_tile, kPanelVectors * lanes, kMaxVectorWidth});
     c.inner_tile = 0;
   }
   c.parallel_loops = 1;
@@ -281,7 +286,7 @@ std::optional<InputPack> transposed_operand_pack(const Analysis& analysis, const
     if (dim <= 0) continue;
     InputPack pack = transposed_pack(analysis, *input, dim);
     std::optional<ComputeLocation> at = column_panel_location(analysis, schedule, func, input->name);
-    if (!at) at = parallel_batch_location(analysis, schedule, *use, input->name);
+    if (!at) at = parallel_batch_location(analysis, schedule, func, *use, input->name);
     if (at) {
       pack.compute = *at;  // the panels or the batches run in parallel, not the copy
       pack.parallel = false;

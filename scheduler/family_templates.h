@@ -8,8 +8,9 @@
 //     whole rows, four per pass, into a vector of partial sums;
 //   - a matmul accumulator per tile of its consumer: four vectors by four rows held in
 //     registers (two by four with 16 registers), the reduction blocked, an operand read
-//     across its rows packed transposed, one read along its rows packed per column panel of
-//     the consumer;
+//     across its rows packed transposed (per column panel or per batch of the consumer
+//     where it walks them, else at root), one read along its rows packed per column panel
+//     of the consumer;
 //   - a convolution accumulator (conv_templates.h).
 #pragma once
 
@@ -70,7 +71,10 @@ bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target);
 // loop ("x_o") is outermost in its order.
 bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st);
 // The tiling of the Func that reads a matmul accumulator pointwise: tiles of 16 vectors by
-// 32 rows, the accumulator computed per tile (at "x_o"); by the register tile's rows where
+// 32 rows, the accumulator computed per tile (at "x_o"); where the columns are no whole
+// number of tiles, one split of at most a panel's width vectorized whole, whose last tile
+// shifts inwards (nested shifted splits would leave it short, the accumulator's width
+// unknown and every tile's update on Halide's general path); by the register tile's rows where
 // the accumulator's reduction (`reduction_extent` long) is not blocked, so each accumulator
 // row is summed once, written from the registers and read back from L1 at once (attention's
 // 64-long dot products: `ktune bench bench/suite/bmm_scores.json --db t.db --methods

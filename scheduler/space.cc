@@ -197,8 +197,8 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
 }
 
 // The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), at
-// "y_o" where x_o is outermost (column panels), or at "c_b" where the consumer is
-// vectorized along its channels (blocks of channels), where a matmul's or convolution's
+// "y_o" where x_o is outermost (column panels), or at "c_b" where the consumer walks
+// blocks of channels (the channel layout), where a matmul's or convolution's
 // accumulator is computed per tile (family_templates.h, conv_templates.h), if `at` offers it.
 std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const Schedule& schedule,
                                                       const std::vector<ComputeLocation>& at) {
@@ -420,7 +420,7 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
     add_dot_products(fa, sa, t, st);
     return st;
   }
-  if (at_consumer && layout) return conv_update_stage(fa, *layout, t);
+  if (at_consumer && layout) return conv_update_stage(fa, sa, *layout, t);
   if (at_consumer && is_row_reduction(fa, sa, t)) return row_reduction_stage(sa, t);
   if (!at_consumer && is_column_reduction(fa, sa, t)) return column_reduction_stage(sa, t);
   return std::nullopt;
@@ -434,9 +434,11 @@ std::optional<StageSchedule> Space::channel_block_stage(int func, const StageAna
   if (compute.kind == ComputeLocation::Kind::kRoot && !fa.has_updates() && sa.pure_loop(2)) {
     const int acc = accumulator_read(analysis_, func);
     const std::optional<ConvLayout> read = acc < 0 ? std::nullopt : conv_layout(analysis_.funcs[acc]);
-    if (read && (!rng || rng->chance(0.3))) {
-      if (suits_column_tiles(analysis_.funcs[acc], sa, t)) return column_conv_consumer_stage(sa, *read, t);
-      if (conv_channel_blocks_fit(sa, *read, t)) return conv_channel_consumer_stage(sa, *read, t);
+    if (read && suits_column_tiles(analysis_.funcs[acc], sa, t) && (!rng || rng->chance(0.3))) {
+      return column_conv_consumer_stage(sa, *read, t);
+    }
+    if (read && conv_channel_blocks_fit(sa, *read, t) && (!rng || rng->chance(0.3))) {
+      return conv_channel_consumer_stage(sa, *read, t);
     }
   }
   const std::optional<ConvLayout> own = conv_layout(fa);

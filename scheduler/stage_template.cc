@@ -32,7 +32,7 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
   if (!pure.empty()) {
     const LoopAnalysis& v = *pure[0];
     const int64_t w = c.vector_width;
-    if (w >= 2 && w <= v.extent && w <= 64) {
+    if (w >= 2 && w <= v.extent && w <= kMaxVectorWidth) {
       if (c.inner_tile > w && c.inner_tile <= v.extent && c.inner_tile % w == 0 && c.inner_tile / w >= 2) {
         // Innermost split first, then its outer piece: Halide 14 drops the bounds guard of
         // an outer split when its inner piece is split again and vectorized.
@@ -145,6 +145,17 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
     iterates |= !single;
   }
   return st;
+}
+
+void move_innermost_among_reductions(const StageAnalysis& stage, const std::string& loop, StageSchedule& st) {
+  std::vector<size_t> positions;
+  for (size_t i = 0; i < st.order.size(); ++i) {
+    const LoopAnalysis* l = stage.find(st.order[i]);
+    if (l && l->is_reduction) positions.push_back(i);
+  }
+  const auto at = std::find(st.order.begin(), st.order.end(), loop);
+  if (positions.empty() || at == st.order.end()) return;
+  std::rotate(st.order.begin() + static_cast<std::ptrdiff_t>(positions.front()), at, at + 1);
 }
 
 }  // namespace ktune::scheduler

@@ -9,11 +9,15 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "scheduler/analysis.h"
 #include "scheduler/schedule.h"
 
 namespace ktune::scheduler {
+
+// The widest vector make_stage vectorizes (4 AVX-512 vectors of f32).
+inline constexpr int64_t kMaxVectorWidth = 64;
 
 struct TilingChoice {
   int64_t vector_width = 0;     // inner piece of the innermost pure loop, vectorized; 0 = none
@@ -42,5 +46,10 @@ struct TilingChoice {
 // Builds the stage schedule for `choice`; entries that do not fit the loops (a width
 // larger than the extent, no second loop, ...) are dropped rather than invented.
 StageSchedule make_stage(const StageAnalysis& stage, const TilingChoice& choice);
+
+// Reduction loop `loop` of `stage` moved to the innermost position the reduction loops of
+// `st` hold, the others in their order behind it (valid for an associative update, whose
+// reduction loops Halide may reorder); `st` unchanged where its order lacks `loop`.
+void move_innermost_among_reductions(const StageAnalysis& stage, const std::string& loop, StageSchedule& st);
 
 }  // namespace ktune::scheduler

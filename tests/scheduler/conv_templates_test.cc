@@ -39,7 +39,8 @@ TEST(ConvTemplates, RegisterTilesFollowTheTargetsRegisters) {
   const auto conv = testing::suite_subgraph("conv3x3_relu");
   for (const TargetInfo& t : {testing::test_target(), testing::avx512_test_target()}) {
     const Analysis cva = analyze(*conv, t);
-    const StageSchedule update = conv_update_stage(*cva.find("conv_acc"), ConvLayout{}, t);
+    const FuncAnalysis& acc = *cva.find("conv_acc");
+    const StageSchedule update = conv_update_stage(acc, acc.stages[1], *conv_layout(acc), t);
     const TilingChoice block = conv_consumer_choice(cva.find("y")->stages[0], t);
     const int64_t registers = t.vector_registers == 32 ? 8 : 4;
     ASSERT_EQ(update.splits.size(), 3u);
@@ -244,6 +245,17 @@ TEST(ConvTemplates, NchwConvsTheChannelLayoutDoesNotSuitAreTiledAlongTheirColumn
     const auto inputs = sg->make_inputs(7);
     EXPECT_EQ(testing::run_and_compare(*sg, a, s, inputs, sg->reference(inputs)), "") << c.w_shape;
   }
+  // One row of 4 channels: the tiles that do not fit are left out, and the heuristic is right.
+  const auto thin = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 8, 1, 20]}, {"name": "w", "shape": [4, 8, 1, 1]}],
+    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "y", "layout": "NCHW"}], "outputs": ["y"]})");
+  const Space thin_space(analyze(*thin, t));
+  ASSERT_TRUE(suits_column_tiles(*thin_space.analysis().find("y_acc"), thin_space.analysis().find("y")->stages[0], t));
+  const Schedule ts = thin_space.heuristic();
+  EXPECT_EQ(ts.find("y")->stages.at(0).splits,
+            (std::vector<LoopSplit>{{"x", "x_o", "x_i", 16, Tail::kShiftInwards}, {"c", "c_o", "c_i", 4}})) << ts.to_json().dump();
+  const auto thin_inputs = thin->make_inputs(3);
+  EXPECT_EQ(testing::run_and_compare(*thin, thin_space.analysis(), ts, thin_inputs, thin->reference(thin_inputs)), "");
+
   const Analysis suite = analyze(*testing::suite_subgraph("conv3x3_relu"), t);
   EXPECT_FALSE(suits_column_tiles(*suite.find("conv_acc"), suite.find("y")->stages[0], t));
   const auto nhwc = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 6, 20, 16]},

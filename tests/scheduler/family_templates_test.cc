@@ -274,6 +274,24 @@ TEST(FamilyTemplates, ColumnsThatAreNoWholeNumberOfTilesAreSplitOnce) {
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
+// Without column panels (300 columns are fewer than eight panels), a tile of 256 columns
+// that does not divide them becomes one split vectorized at most 64 wide.
+TEST(FamilyTemplates, AWideTileThatDoesNotDivideTheColumnsIsOneSplitOfAPanel) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "A", "shape": [40, 24]}, {"name": "B", "shape": [24, 300]}],
+    "ops": [{"op": "matmul", "inputs": ["A", "B"], "output": "C"}], "outputs": ["C"]})");
+  const TargetInfo t = testing::avx512_test_target();
+  const Space space(analyze(*sg, t));
+  const StageAnalysis& c = space.analysis().find("C")->stages[0];
+  ASSERT_FALSE(column_panels_fit(c, t));
+  const TilingChoice choice = matmul_consumer_choice(c, 24, t, true);
+  EXPECT_EQ(choice.vector_width, kMaxVectorWidth);
+  EXPECT_EQ(choice.inner_tile, 0);
+  const Schedule s = space.heuristic();
+  EXPECT_EQ(s.find("C")->stages.at(0).splits.at(0), (LoopSplit{"x", "x_o", "x_i", 64, Tail::kShiftInwards})) << s.to_json().dump();
+  const auto inputs = sg->make_inputs(4);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
 // A reduction short enough for one register tile to sum whole (attention's 64): the consumer's
 // tiles are the register tile's rows, so the accumulator block stays one band of the tile; a
 // blocked reduction keeps blocks of 32 rows. The heuristic computes the scores right.

@@ -113,6 +113,15 @@ TEST(InputPack, ATransposingCopyWalksVectorColumnsAndSkipsABatchOfOne) {
   EXPECT_NE(applied.source.find("x_pack.parallel(x_pack.args()[1]);"), std::string::npos) << applied.source;
   const auto inputs = sg->make_inputs(3);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "") << "40 channels: a tail";
+
+  // The input's own innermost dimension kept innermost: vectorized in place, no columns.
+  s.packs[0].storage = {"x", "z", "y", "w"};
+  ASSERT_EQ(space.validate(s).value_or(""), "");
+  const ApplyResult own = apply(s, *sg, space.analysis());
+  ASSERT_TRUE(own.ok) << own.error;
+  EXPECT_NE(own.source.find("x_pack.vectorize(x_pack.args()[0], 16, TailStrategy::GuardWithIf);"), std::string::npos) << own.source;
+  EXPECT_EQ(own.source.find("x_pack_vo"), std::string::npos) << own.source;
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Tests scheduler/stage_template.cc: the stage schedule make_stage builds from a few numbers.
+// Tests scheduler/stage_template.cc: the stage schedule make_stage builds from a few numbers,
+// and a reduction loop moved innermost among the reductions.
 #include "scheduler/stage_template.h"
 
 #include <gtest/gtest.h>
@@ -42,6 +43,21 @@ TEST(StageTemplate, AnOuterLoopOfOneIterationIsNotParallelAlone) {
   c.parallel_loops = 2;
   EXPECT_EQ(make_stage(one, c).parallel, (std::vector<std::string>{n, ch}));
   EXPECT_EQ(make_stage(two, c).parallel, (std::vector<std::string>{n, ch}));
+}
+
+// A reduction loop moves innermost among the reduction loops, the others keep their order
+// behind it; a loop the order lacks (split into pieces) changes nothing.
+TEST(StageTemplate, AReductionLoopMovesInnermostAmongTheReductions) {
+  const StageAnalysis update = analyze(*testing::suite_subgraph("conv3x3_relu"), testing::test_target()).find("conv_acc")->stages[1];
+  StageSchedule st;
+  st.order = {"c", "x", "r$z", "r$y", "r$x", "y", "n"};
+  move_innermost_among_reductions(update, "r$x", st);
+  EXPECT_EQ(st.order, (std::vector<std::string>{"c", "x", "r$x", "r$z", "r$y", "y", "n"}));
+  move_innermost_among_reductions(update, "r$x", st);
+  EXPECT_EQ(st.order, (std::vector<std::string>{"c", "x", "r$x", "r$z", "r$y", "y", "n"})) << "innermost already";
+  st.order = {"c", "x", "r_x_i", "r$z", "r_x_o", "y", "n"};
+  move_innermost_among_reductions(update, "r$x", st);
+  EXPECT_EQ(st.order, (std::vector<std::string>{"c", "x", "r_x_i", "r$z", "r_x_o", "y", "n"}));
 }
 
 }  // namespace
