@@ -238,9 +238,7 @@ TEST(FamilyTemplates, AnOddTransposedGemmWalksWholePanelsOfBTransposed) {
   const Schedule s = space.heuristic();
   const StageSchedule& c = s.find("C")->stages.at(0);
   ASSERT_EQ(c.splits.size(), 2u) << s.to_json().dump();
-  EXPECT_EQ(c.splits[0].loop, "x");
-  EXPECT_EQ(c.splits[0].factor, kPanelVectors * 16);
-  EXPECT_EQ(c.splits[0].tail, Tail::kShiftInwards);
+  EXPECT_EQ(c.splits[0], (LoopSplit{"x", "x_o", "x_i", kPanelVectors * 16, Tail::kShiftInwards}));
   EXPECT_EQ(c.vectorize, "x_i");
   EXPECT_EQ(c.order.back(), "x_o") << "column panels outermost";
   ASSERT_EQ(s.packs.size(), 1u) << s.to_json().dump();
@@ -265,9 +263,7 @@ TEST(FamilyTemplates, ColumnsThatAreNoWholeNumberOfTilesAreSplitOnce) {
   const Schedule s = space.heuristic();
   const StageSchedule& st = s.find("S")->stages.at(0);
   ASSERT_EQ(st.splits.size(), 2u) << s.to_json().dump();
-  EXPECT_EQ(st.splits[0].loop, "x");
-  EXPECT_EQ(st.splits[0].factor, kPanelVectors * 16);
-  EXPECT_EQ(st.splits[0].tail, Tail::kShiftInwards);
+  EXPECT_EQ(st.splits[0], (LoopSplit{"x", "x_o", "x_i", kPanelVectors * 16, Tail::kShiftInwards}));
   EXPECT_EQ(st.vectorize, "x_i");
   EXPECT_EQ(s.find("S_acc")->compute.loop, "x_o");
   const auto inputs = sg->make_inputs(5);
