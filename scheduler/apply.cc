@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "scheduler/input_pack.h"
+#include "scheduler/internal/pack_copy.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/tail_strategy.h"
 #include "subgraphs/built_pipeline.h"
@@ -138,9 +138,8 @@ class Applier {
     return Halide::VarOrRVar(Halide::Var(halide_name));
   }
 
-  // A packed copy of an input: `input.in()` at its location, stored and copied in the
-  // pack's dimension order, its innermost loop vectorized (in columns where it transposes),
-  // at root its outermost loop with more than one iteration in parallel.
+  // A packed copy of an input: `input.in()` at its location, its loops as pack_copy.h lays
+  // them out.
   void apply_pack(const InputPack& pack, const Schedule& schedule) {
     const auto wrapped = inputs_.find(pack.input);
     if (wrapped == inputs_.end() || !wrapped->second.defined()) {
@@ -160,69 +159,9 @@ class Applier {
       w.compute_root();
       body_ << "  " << id << ".compute_root();\n";
     }
-    const std::vector<Halide::Var> args = w.args();
-    std::vector<Halide::Var> order;
-    std::vector<std::string> texts;  // each as the printed source names it
-    std::vector<int64_t> extents;    // each one's iterations
     const InputAnalysis* input = analysis_.find_input(pack.input);
-    for (const std::string& dim : pack.storage) {
-      const int d = input ? input_dim_index(*input, dim) : -1;
-      if (d < 0 || d >= static_cast<int>(args.size())) throw Halide::CompileError("input \"" + pack.input + "\" has no dimension \"" + dim + "\"");
-      order.push_back(args[d]);
-      texts.push_back(id + ".args()[" + std::to_string(d) + "]");
-      extents.push_back(d < static_cast<int>(input->extents.size()) ? input->extents[d] : 1);
-    }
-    if (order.size() > 1) {
-      std::string listed;
-      for (const std::string& t : texts) listed += (listed.empty() ? "" : ", ") + t;
-      w.reorder_storage(order);
-      w.reorder(std::vector<Halide::VarOrRVar>(order.begin(), order.end()));
-      body_ << "  " << id << ".reorder_storage(" << listed << ");\n  " << id << ".reorder(" << listed << ");\n";
-    }
-    if (pack.vector_width >= 2 && order.front().same_as(args.front())) {
-      w.vectorize(order.front(), static_cast<int>(pack.vector_width), Halide::TailStrategy::GuardWithIf);
-      body_ << "  " << id << ".vectorize(" << texts.front() << ", " << pack.vector_width << ", TailStrategy::GuardWithIf);\n";
-    } else if (pack.vector_width >= 2) {
-      copy_in_vector_columns(w, id, args, order, texts, extents, pack.vector_width);
-    }
-    if (pack.parallel && order.size() > 1) {
-      // The outermost loop with more than one iteration (not a batch of one), never the
-      // vectorized one; the outermost where there is none.
-      size_t p = order.size() - 1;
-      while (p > 1 && extents[p] <= 1) --p;
-      if (extents[p] <= 1) p = order.size() - 1;
-      w.parallel(order[p]);
-      body_ << "  " << id << ".parallel(" << texts[p] << ");\n";
-    }
-  }
-
-  // A transposing copy, vectorized along a dimension that is strided in the input: split
-  // into columns one vector wide, each walked along the input's contiguous dimension, so
-  // that the vector's rows stay in cache from one gather to the next (walking the whole
-  // strided dimension per element of the contiguous one misses the cache and the TLB on
-  // every gather). `order`, `texts` and `extents` become the copy's loops, innermost first.
-  void copy_in_vector_columns(Halide::Func& w, const std::string& id, const std::vector<Halide::Var>& args,
-                              std::vector<Halide::Var>& order, std::vector<std::string>& texts,
-                              std::vector<int64_t>& extents, int64_t width) {
-    const Halide::Var inner(id + "_vi"), outer(id + "_vo");
-    w.split(order.front(), outer, inner, static_cast<int>(width), Halide::TailStrategy::GuardWithIf);
-    body_ << "  Var " << id << "_vo(\"" << id << "_vo\"), " << id << "_vi(\"" << id << "_vi\");\n";
-    body_ << "  " << id << ".split(" << texts.front() << ", " << id << "_vo, " << id << "_vi, " << width
-          << ", TailStrategy::GuardWithIf);\n";
-    const int64_t columns = (extents.front() + width - 1) / width;
-    order.front() = inner;
-    texts.front() = id + "_vi";
-    extents.front() = width;
-    const auto contiguous = std::find_if(order.begin(), order.end(), [&](const Halide::Var& v) { return v.same_as(args.front()); });
-    const auto at = contiguous - order.begin() + 1;
-    order.insert(order.begin() + at, outer);
-    texts.insert(texts.begin() + at, id + "_vo");
-    extents.insert(extents.begin() + at, columns);
-    std::string listed;
-    for (const std::string& t : texts) listed += (listed.empty() ? "" : ", ") + t;
-    w.reorder(std::vector<Halide::VarOrRVar>(order.begin(), order.end()));
-    w.vectorize(inner);
-    body_ << "  " << id << ".reorder(" << listed << ");\n  " << id << ".vectorize(" << id << "_vi);\n";
+    if (!input) throw Halide::CompileError("the schedule packs \"" + pack.input + "\", which is no input");
+    schedule_pack_copy(w, id, pack, *input, body_);
   }
 
   void apply_compute(const FuncSchedule& fs, const Schedule& schedule) {
