@@ -16,13 +16,15 @@ namespace {
 
 // The features the estimate reads, by name; index_ holds their positions in this order.
 enum Input {
-  kCompute, kLoadIssue, kL1Fill, kL2Fill, kDram, kLoopOverhead, kTlb, kTaskLaunches, kParallelLoops, kRealizations,
+  kCompute, kLoadIssue, kL1Fill, kL2Fill, kDram, kPackCopy, kLoopOverhead, kTlb, kTaskLaunches, kParallelLoops,
+  kRealizations,
   // CUDA targets (gpu_roofline.h).
   kOps, kLoads, kStores, kDramBytes, kStoreBytes, kKernels, kWarpUtilization, kOccupancy, kWaves, kCoalesced,
   kCount
 };
 const char* const kNames[kCount] = {"cost.compute",       "cost.load_issue",    "cost.l1_fill",
-                                    "cost.l2_fill",       "cost.dram",          "cost.loop_overhead", "cost.tlb",
+                                    "cost.l2_fill",       "cost.dram",          "cost.pack_copy",
+                                    "cost.loop_overhead", "cost.tlb",
                                     "cost.task_launches", "cost.parallel_loops", "allocation.realizations",
                                     "arith.ops",          "arith.loads",        "arith.stores",
                                     "memory.dram_traffic_bytes", "memory.store_bytes", "gpu.kernels",
@@ -61,6 +63,7 @@ double AnalyticalModel::estimate_seconds(const std::vector<float>& row) const {
   t.l1_fill = f(kL1Fill);
   t.l2_fill = f(kL2Fill);
   t.dram = f(kDram);
+  t.pack_copy = f(kPackCopy);
   t.loop_overhead = f(kLoopOverhead);
   t.tlb = f(kTlb);
   t.task_launches = f(kTaskLaunches);

@@ -26,8 +26,10 @@ namespace ktune::cost_model {
 // input packs (pipeline group), packed inputs' strides; 5: vector_reduce; 6: Funcs stored
 // in another order (reordered_funcs, and their strides in that order), reduction_stride;
 // 7: strides in one realization of each buffer (a compute_at Func's region, a pack's copy at
-// a loop), not in the whole buffer.
-inline constexpr int kFeatureVersion = 7;
+// a loop), not in the whole buffer; 8: the bytes the packs copy, every realization counted
+// (pipeline.pack_copied_bytes, pack_recopy_ratio; cost.pack_copy, pack_copy_per_point, and
+// in the estimate).
+inline constexpr int kFeatureVersion = 8;
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h
@@ -35,7 +37,7 @@ struct FeatureInputs;  // cost_model/internal/feature_inputs.h
 
 // The whole schedule.
 struct PipelineFeatures {
-  static constexpr int kCount = 17;
+  static constexpr int kCount = 19;
   float funcs = 0;             // Funcs in the pipeline
   float stages_run = 0;        // stages that run as loops (stages of inlined Funcs do not)
   float inlined_funcs = 0;     // Funcs computed inline
@@ -47,7 +49,9 @@ struct PipelineFeatures {
   float vector_reduce_stages = 0;  // stages summing 2 or 4 products per lane in one instruction
   float vector_reduce_factor = 0;  // the largest such piece (2 or 4); 0 when none
   float packed_inputs = 0;     // inputs read through a packed copy
-  float packed_bytes = 0;      // bytes the packs copy
+  float packed_bytes = 0;      // bytes of the packed inputs (each element once)
+  float pack_copied_bytes = 0; // bytes the packs copy, every realization of a pack at a loop counted
+  float pack_recopy_ratio = 0; // pack_copied_bytes / packed_bytes (1: each element copied once); 0 without packs
   float reordered_funcs = 0;   // Funcs stored in another order than their definition's
   float points_computed = 0;   // iterations of every running stage times its realizations
   float points_ideal = 0;      // the same with every running stage computed exactly once
@@ -117,7 +121,7 @@ struct AllocationFeatures {
 // Per-stage cost terms, each divided by the parallel speed-up of its stage and summed: what
 // a roofline model adds up. Also per computed point, which carries across workloads.
 struct CostFeatures {
-  static constexpr int kCount = 19;
+  static constexpr int kCount = 21;
   float compute = 0;            // arithmetic instructions per core (ops / vector lanes / speed-up)
   float load_issue = 0;         // load and store instructions per core
   float l1_fill = 0;            // bytes into L1 per core
@@ -128,6 +132,7 @@ struct CostFeatures {
   float task_launches = 0;      // parallel tasks started
   float parallel_loops = 0;     // parallel loops entered (one per realization of a parallel stage)
   float serial_share = 0;       // share of operations (arithmetic and loads) in stages on one task
+  float pack_copy = 0;          // bytes the packs copy per task (a serial pack: all of them)
   float bottleneck = 0;         // per stage the largest of compute, load issue and L1 lines, summed
   float compute_per_point = 0;  // compute / pipeline.points_ideal
   float load_issue_per_point = 0;  // load_issue / pipeline.points_ideal
@@ -135,6 +140,7 @@ struct CostFeatures {
   float dram_per_byte = 0;      // dram / pipeline.compulsory_bytes
   float overhead_per_point = 0; // (loop_overhead + task_launches) / pipeline.points_ideal
   float bottleneck_per_point = 0;  // bottleneck / pipeline.points_ideal
+  float pack_copy_per_point = 0;   // pack_copy / pipeline.points_ideal
   float estimate_seconds = 0;   // roofline_seconds() of these terms with the default rates (roofline.h)
   float estimate_ns_per_point = 0;  // estimate_seconds in ns / pipeline.points_ideal
   static CostFeatures compute_from(const internal::FeatureInputs& in);

@@ -1,5 +1,6 @@
 // The roofline estimate of one schedule's run time: the slowest of arithmetic, load issue
-// and each memory level's traffic, plus loop, TLB, task and allocation overheads. The cost
+// and each memory level's traffic, plus the packs' copies, loop, TLB, task and allocation
+// overheads. The cost
 // features carry it (cost.estimate_seconds) and the AnalyticalModel ranks by it.
 #pragma once
 
@@ -28,6 +29,7 @@ struct RooflineTerms {
   double l1_fill = 0;         // bytes into L1 per core
   double l2_fill = 0;         // bytes into L2 per core
   double dram = 0;            // bytes from DRAM
+  double pack_copy = 0;       // bytes the packs copy per core: passes of their own, read and written at L2 speed
   double loop_overhead = 0;   // loop iterations per core
   double tlb = 0;             // TLB misses per core
   double task_launches = 0;   // parallel tasks started

@@ -54,6 +54,31 @@ void XgboostModel::set_params(void* b, bool training) const {
   set("seed", std::to_string(params_.seed));
 }
 
+// The labels of one workload's rows for the objective: -log(runtime) for rank:pairwise
+// (only compared within the group); the same minus its workload mean for regression, so
+// that workloads of different sizes share one scale; for rank:ndcg, whose gains need
+// non-negative integer relevance, a grade from 0 (slowest) to kNdcgGrades - 1 (fastest) by
+// rank in the workload.
+std::vector<float> XgboostModel::labels_of(const std::vector<const TrainingSample*>& group) const {
+  std::vector<float> labels;
+  if (params_.objective == "rank:ndcg") {
+    std::vector<size_t> order(group.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return group[a]->runtime_ns > group[b]->runtime_ns; });
+    labels.resize(group.size());
+    for (size_t r = 0; r < order.size(); ++r) {
+      labels[order[r]] = static_cast<float>(r * kNdcgGrades / order.size());
+    }
+    return labels;
+  }
+  double mean = 0;
+  for (const TrainingSample* s : group) mean += std::log(s->runtime_ns) / static_cast<double>(group.size());
+  const bool centered = params_.objective.rfind("reg:", 0) == 0;
+  for (const TrainingSample* s : group) labels.push_back(static_cast<float>(-std::log(s->runtime_ns) + (centered ? mean : 0.0)));
+  return labels;
+}
+
 void XgboostModel::train(const std::vector<TrainingSample>& samples) {
   const int cols = feature_count();
   // Rows grouped by workload, groups in order of first appearance.
@@ -72,19 +97,16 @@ void XgboostModel::train(const std::vector<TrainingSample>& samples) {
   std::vector<float> data, labels;
   std::vector<unsigned> sizes;
   bool comparable = false;
-  // Regression objectives see -log(runtime) minus its workload mean, so that workloads of
-  // different sizes share one scale; ranking objectives only compare within a group.
-  const bool centered = params_.objective.rfind("reg:", 0) == 0;
   for (const auto& g : groups) {
     sizes.push_back(static_cast<unsigned>(g.size()));
-    double lo = g.front()->runtime_ns, hi = lo, mean = 0;
-    for (const TrainingSample* s : g) mean += std::log(s->runtime_ns) / static_cast<double>(g.size());
+    double lo = g.front()->runtime_ns, hi = lo;
     for (const TrainingSample* s : g) {
       data.insert(data.end(), s->features.begin(), s->features.end());
-      labels.push_back(static_cast<float>(-std::log(s->runtime_ns) + (centered ? mean : 0.0)));
       lo = std::min(lo, s->runtime_ns);
       hi = std::max(hi, s->runtime_ns);
     }
+    const std::vector<float> group_labels = labels_of(g);
+    labels.insert(labels.end(), group_labels.begin(), group_labels.end());
     comparable |= g.size() >= 2 && hi > lo;
   }
   if (!comparable) {

@@ -18,7 +18,8 @@ namespace ktune::cost_model {
 // Training parameters (XGBoost's names in the comments).
 struct XgboostParams {
   std::string objective = "rank:pairwise";  // "objective"; "reg:squarederror" (on -log runtime
-                                            // centered per workload) and "rank:ndcg" also work
+                                            // centered per workload) and "rank:ndcg" (on grades
+                                            // of each workload's runtime order) also work
   int rounds = 150;                 // boosting rounds
   int max_depth = 6;                // "max_depth"
   double eta = 0.1;                 // "eta": learning rate
@@ -52,6 +53,9 @@ class XgboostModel : public CostModel {
   using Booster = std::unique_ptr<void, BoosterDeleter>;
 
   void set_params(void* booster, bool training) const;
+  std::vector<float> labels_of(const std::vector<const TrainingSample*>& group) const;
+
+  static constexpr size_t kNdcgGrades = 16;  // relevance grades of rank:ndcg labels
 
   XgboostParams params_;       // how it trains and predicts
   Booster booster_;            // null until trained or loaded

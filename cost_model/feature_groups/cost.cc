@@ -40,6 +40,8 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
   f.parallel_loops = static_cast<float>(loops);
   f.serial_share = all > 0 ? static_cast<float>(serial / all) : 0.f;
   f.bottleneck = static_cast<float>(bottleneck);
+  const double pack_copy = in.model.pack_copied_bytes_per_task;
+  f.pack_copy = static_cast<float>(pack_copy);
   const double points = std::max(1.0, in.points_ideal);
   f.compute_per_point = static_cast<float>(compute / points);
   f.load_issue_per_point = static_cast<float>(load / points);
@@ -47,12 +49,14 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
   f.dram_per_byte = in.compulsory_bytes > 0 ? static_cast<float>(dram / in.compulsory_bytes) : 0.f;
   f.overhead_per_point = static_cast<float>((overhead + launches) / points);
   f.bottleneck_per_point = static_cast<float>(bottleneck / points);
+  f.pack_copy_per_point = static_cast<float>(pack_copy / points);
   RooflineTerms t;
   t.compute = compute;
   t.load_issue = load;
   t.l1_fill = l1;
   t.l2_fill = l2;
   t.dram = dram;
+  t.pack_copy = pack_copy;
   t.loop_overhead = overhead;
   t.tlb = tlb;
   t.task_launches = launches;
@@ -69,15 +73,15 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
 std::vector<std::string> CostFeatures::names() {
   return {"compute",           "load_issue",           "l1_fill",           "l2_fill",
           "dram",              "loop_overhead",        "tlb",               "task_launches",     "parallel_loops",
-          "serial_share",      "bottleneck",           "compute_per_point", "load_issue_per_point",
-          "l1_fill_per_point", "dram_per_byte",        "overhead_per_point", "bottleneck_per_point",
+          "serial_share",      "pack_copy",            "bottleneck",           "compute_per_point", "load_issue_per_point",
+          "l1_fill_per_point", "dram_per_byte",        "overhead_per_point", "bottleneck_per_point", "pack_copy_per_point",
           "estimate_seconds",  "estimate_ns_per_point"};
 }
 
 void CostFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {compute, load_issue, l1_fill, l2_fill, dram, loop_overhead, tlb, task_launches, parallel_loops,
-                         serial_share, bottleneck, compute_per_point, load_issue_per_point, l1_fill_per_point,
-                         dram_per_byte, overhead_per_point, bottleneck_per_point, estimate_seconds,
+                         serial_share, pack_copy, bottleneck, compute_per_point, load_issue_per_point, l1_fill_per_point,
+                         dram_per_byte, overhead_per_point, bottleneck_per_point, pack_copy_per_point, estimate_seconds,
                          estimate_ns_per_point});
 }
 

@@ -22,6 +22,9 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
   f.packed_inputs = static_cast<float>(in.model.packed_inputs);
   f.reordered_funcs = static_cast<float>(in.model.reordered_funcs);
   f.packed_bytes = static_cast<float>(in.model.packed_bytes);
+  f.pack_copied_bytes = static_cast<float>(in.model.pack_copied_bytes);
+  f.pack_recopy_ratio =
+      in.model.packed_bytes > 0 ? static_cast<float>(in.model.pack_copied_bytes / in.model.packed_bytes) : 0.f;
   double computed = 0;
   for (const internal::StageMetrics& m : in.metrics) computed += m.points;
   const double ideal = in.points_ideal;
@@ -36,14 +39,14 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
 std::vector<std::string> PipelineFeatures::names() {
   return {"funcs",           "stages_run",          "inlined_funcs",   "compute_at_funcs", "root_funcs",
           "rfactor_stages",  "rfactor_at_func",     "rfactor_pure_vector", "vector_reduce_stages",
-          "vector_reduce_factor", "packed_inputs", "packed_bytes", "reordered_funcs",
+          "vector_reduce_factor", "packed_inputs", "packed_bytes", "pack_copied_bytes", "pack_recopy_ratio", "reordered_funcs",
           "points_computed", "points_ideal",        "recompute_ratio", "compulsory_bytes"};
 }
 
 void PipelineFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {funcs, stages_run, inlined_funcs, compute_at_funcs, root_funcs, rfactor_stages,
                          rfactor_at_func, rfactor_pure_vector, vector_reduce_stages, vector_reduce_factor,
-                         packed_inputs, packed_bytes, reordered_funcs, points_computed,
+                         packed_inputs, packed_bytes, pack_copied_bytes, pack_recopy_ratio, reordered_funcs, points_computed,
                          points_ideal, recompute_ratio, compulsory_bytes});
 }
 

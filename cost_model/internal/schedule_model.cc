@@ -5,6 +5,7 @@
 #include "cost_model/internal/schedule_model.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "cost_model/internal/stage_accesses.h"
 #include "cost_model/internal/stage_footprints.h"
@@ -146,6 +147,55 @@ void add_packs(const scheduler::Analysis& analysis, const PipelineFacts& facts, 
     double elements = 1;
     for (int64_t e : input->extents) elements *= static_cast<double>(e);
     model.packed_bytes += elements * input->element_bytes;
+  }
+}
+
+// Realizations of `pack` and the tasks that share its copying: one copy per iteration of its
+// loop, split among the host's tasks when the loop is inside (or is) the host's parallel
+// loop; a root pack once, its outermost loop with more than one iteration parallel when it
+// says so. {0, 1} when its loop is not in the model.
+std::pair<int64_t, int64_t> pack_runs(const scheduler::Analysis& analysis, const ScheduleModel& model,
+                                      const scheduler::InputPack& pack) {
+  const int64_t cores = std::max(1, analysis.target.cores);
+  if (pack.compute.kind != ComputeLocation::Kind::kAt) {
+    if (!pack.parallel) return {1, 1};
+    const scheduler::InputAnalysis* input = analysis.find_input(pack.input);
+    for (auto dim = pack.storage.rbegin(); input && dim != pack.storage.rend(); ++dim) {
+      const int d = scheduler::input_dim_index(*input, *dim);
+      if (d >= 0 && input->extents[d] > 1) return {1, std::min(cores, input->extents[d])};
+    }
+    return {1, 1};
+  }
+  const int host_func = analysis.index_of(pack.compute.consumer);
+  for (const StageModel& host : model.stages) {
+    if (host.func != host_func || host.stage != pack.compute.consumer_stage) continue;
+    const int p = position(host.loops, pack.compute.loop);
+    if (p < 0) break;
+    bool inside_parallel = false;
+    for (int q = p; q < host.depth(); ++q) inside_parallel |= host.loops[q].parallel;
+    const int64_t tasks = host.outer_tasks * (inside_parallel ? host.tasks : 1);
+    return {host.realizations * host.executions(p), std::min(cores, tasks)};
+  }
+  return {0, 1};
+}
+
+// The bytes every pack copies, all realizations counted, in total and per task.
+void add_pack_copies(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                     const scheduler::Schedule& schedule, ScheduleModel& model) {
+  for (const scheduler::InputPack& pack : schedule.packs) {
+    const int buffer = facts.input_buffer(pack.input);
+    const scheduler::InputAnalysis* input = analysis.find_input(pack.input);
+    if (buffer < 0 || !input) continue;
+    std::vector<int64_t> region = input->extents;
+    if (pack.compute.kind == ComputeLocation::Kind::kAt) {
+      const std::vector<int64_t> part = pack_region(analysis, model, pack, buffer);
+      for (size_t d = 0; d < part.size() && d < region.size(); ++d) region[d] = std::clamp<int64_t>(part[d], 1, region[d]);
+    }
+    double bytes = input->element_bytes;
+    for (int64_t e : region) bytes *= static_cast<double>(e);
+    const auto [runs, tasks] = pack_runs(analysis, model, pack);
+    model.pack_copied_bytes += bytes * static_cast<double>(runs);
+    model.pack_copied_bytes_per_task += bytes * static_cast<double>(runs) / static_cast<double>(tasks);
   }
 }
 
@@ -296,6 +346,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
     }
   }
   set_address_steps(analysis, facts, schedule, model);
+  add_pack_copies(analysis, facts, schedule, model);
   return model;
 }
 

@@ -113,6 +113,11 @@ struct ScheduleModel {
   int packed_inputs = 0;           // inputs read through a packed copy
   int reordered_funcs = 0;         // Funcs stored in another order than their definition's
   double packed_bytes = 0;         // bytes of the packed inputs (each element copied once)
+  // Bytes the packs copy, each realization of a pack at a loop counted (a pack at a loop
+  // that does not tile the input copies the same part again per iteration), and the same
+  // divided by the tasks that share the copying (a serial root pack: all of it).
+  double pack_copied_bytes = 0;
+  double pack_copied_bytes_per_task = 0;
   int unknown_loops = 0;           // schedule entries naming loops that do not exist (ignored)
 };
 

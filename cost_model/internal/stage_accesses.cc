@@ -84,10 +84,24 @@ std::vector<int64_t> steps_of(const std::vector<std::vector<int64_t>>& deltas, c
   return steps;
 }
 
-// The part of input `buffer` that one iteration of `pack`'s loop reads: the footprint inside
-// that loop where its host reads the input itself, else the largest realization's footprint
-// of the Funcs computed inside the host that read it (a matmul's accumulator per block of
-// rows of a column panel reads the panel's rows of B). Empty when the model has neither.
+// The extents of one realization of `buffer`: a Func's region, the part of an input a pack
+// at a loop copies per iteration of it, else the whole buffer.
+std::vector<int64_t> realized_extents(const scheduler::Analysis& analysis, const PipelineFacts& facts,
+                                      const scheduler::Schedule& schedule, const ScheduleModel& model, int buffer) {
+  const BufferFacts& bf = facts.buffers[buffer];
+  std::vector<int64_t> region = bf.func >= 0 ? model.funcs[bf.func].region : std::vector<int64_t>{};
+  for (const scheduler::InputPack& pack : schedule.packs) {
+    if (bf.func < 0 && facts.input_buffer(pack.input) == buffer && pack.compute.kind == scheduler::ComputeLocation::Kind::kAt) {
+      region = pack_region(analysis, model, pack, buffer);
+    }
+  }
+  if (region.size() != bf.extent.size()) return bf.extent;
+  for (size_t d = 0; d < region.size(); ++d) region[d] = std::clamp<int64_t>(region[d], 1, bf.extent[d]);
+  return region;
+}
+
+}  // namespace
+
 std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const ScheduleModel& model,
                                  const scheduler::InputPack& pack, int buffer) {
   const int host_func = analysis.index_of(pack.compute.consumer);
@@ -114,23 +128,6 @@ std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const Sche
   return {};
 }
 
-// The extents of one realization of `buffer`: a Func's region, the part of an input a pack
-// at a loop copies per iteration of it, else the whole buffer.
-std::vector<int64_t> realized_extents(const scheduler::Analysis& analysis, const PipelineFacts& facts,
-                                      const scheduler::Schedule& schedule, const ScheduleModel& model, int buffer) {
-  const BufferFacts& bf = facts.buffers[buffer];
-  std::vector<int64_t> region = bf.func >= 0 ? model.funcs[bf.func].region : std::vector<int64_t>{};
-  for (const scheduler::InputPack& pack : schedule.packs) {
-    if (bf.func < 0 && facts.input_buffer(pack.input) == buffer && pack.compute.kind == scheduler::ComputeLocation::Kind::kAt) {
-      region = pack_region(analysis, model, pack, buffer);
-    }
-  }
-  if (region.size() != bf.extent.size()) return bf.extent;
-  for (size_t d = 0; d < region.size(); ++d) region[d] = std::clamp<int64_t>(region[d], 1, bf.extent[d]);
-  return region;
-}
-
-}  // namespace
 
 void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined, FootprintCache& cache,
                       StageModel& sm) {

@@ -23,6 +23,13 @@ void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlin
 void set_address_steps(const scheduler::Analysis& analysis, const PipelineFacts& facts,
                        const scheduler::Schedule& schedule, ScheduleModel& model);
 
+// The part of input `buffer` that one iteration of `pack`'s loop reads: the footprint inside
+// that loop where its host reads the input itself, else the largest realization's footprint
+// of the Funcs computed inside the host that read it (a matmul's accumulator per block of
+// rows of a column panel reads the panel's rows of B). Empty when the model has neither.
+std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const ScheduleModel& model,
+                                 const scheduler::InputPack& pack, int buffer);
+
 // Index of the loop named `name` in `loops`, -1 if absent.
 int position(const std::vector<LoopModel>& loops, const std::string& name);
 

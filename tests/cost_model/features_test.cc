@@ -120,6 +120,42 @@ TEST(Features, PackedInputsAreReadInTheirStorageOrder) {
   EXPECT_GT(with[index_of("arith.loads_dense")], without[index_of("arith.loads_dense")]);
 }
 
+// A pack copies its part of the input once per iteration of its loop: per head at the
+// parallel loop of heads, every element once; at the loop of 4-row tiles of the scores,
+// each head's keys again for each of the 16 tiles. At root it copies once, split between
+// the cores when its outer loop is parallel.
+TEST(Features, APackCountsEveryCopyAndTheTasksThatShareIt) {
+  const scheduler::Analysis a = testing::analyze_spec(R"({"name": "scores",
+    "inputs": [{"name": "Q", "shape": [2, 64, 32]}, {"name": "K", "shape": [2, 64, 32]}],
+    "ops": [{"op": "batch_matmul", "inputs": ["Q", "K"], "output": "S", "transpose_b": true}], "outputs": ["S"]})");
+  const scheduler::Space space(a);
+  const scheduler::Schedule per_head = space.heuristic();
+  ASSERT_EQ(per_head.packs.size(), 1u);
+  ASSERT_EQ(per_head.packs[0].compute.loop, "z") << "the heuristic packs K per head";
+  scheduler::Schedule per_row_tile = per_head;
+  per_row_tile.packs[0].compute.loop = "y_o";
+  scheduler::Schedule at_root = per_head;
+  at_root.packs[0].compute = scheduler::ComputeLocation{};
+  scheduler::Schedule at_root_parallel = at_root;
+  at_root_parallel.packs[0].parallel = true;
+  const float bytes = 2.f * 64 * 32 * 4;
+  const std::vector<float> head = extract_features(a, per_head);
+  const std::vector<float> tile = extract_features(a, per_row_tile);
+  const std::vector<float> root = extract_features(a, at_root);
+  const std::vector<float> root_parallel = extract_features(a, at_root_parallel);
+  EXPECT_EQ(head[index_of("pipeline.pack_copied_bytes")], bytes);
+  EXPECT_EQ(head[index_of("pipeline.pack_recopy_ratio")], 1);
+  EXPECT_EQ(head[index_of("cost.pack_copy")], bytes / 2) << "each core copies its head";
+  EXPECT_EQ(tile[index_of("pipeline.packed_bytes")], bytes);
+  EXPECT_EQ(tile[index_of("pipeline.pack_copied_bytes")], 16 * bytes);
+  EXPECT_EQ(tile[index_of("pipeline.pack_recopy_ratio")], 16);
+  EXPECT_GT(tile[index_of("cost.estimate_seconds")], head[index_of("cost.estimate_seconds")]);
+  EXPECT_EQ(root[index_of("pipeline.pack_copied_bytes")], bytes);
+  EXPECT_EQ(root[index_of("cost.pack_copy")], bytes) << "a serial copy";
+  EXPECT_EQ(root_parallel[index_of("cost.pack_copy")], bytes / 2);
+  EXPECT_EQ(extract_features(a, space.naive())[index_of("pipeline.pack_recopy_ratio")], 0) << "no pack";
+}
+
 // The values a feature takes in every buffer slot ("buffer0.<name>", "buffer1.<name>", ...).
 std::vector<float> per_buffer(const std::vector<float>& features, const std::string& name) {
   std::vector<float> out;

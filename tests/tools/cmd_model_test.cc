@@ -51,9 +51,20 @@ TEST(CmdModel, SampleThenTrainAndEvaluate) {
   EXPECT_THAT(e.out, HasSubstr("random split within workloads"));
   EXPECT_THAT(e.out, HasSubstr("whole workloads held out"));
   EXPECT_THAT(e.out, HasSubstr("analytical"));
+  EXPECT_THAT(e.out, HasSubstr("noise ceiling: "));
   const auto ties = run_ktune("model eval --rounds 10 --tie-ratio 0.05 --format json --db " + db);
   ASSERT_EQ(ties.exit_code, 0) << ties.out;
-  EXPECT_DOUBLE_EQ(nlohmann::json::parse(ties.out.substr(ties.out.find('{')))["tie_ratio"].get<double>(), 0.05);
+  const nlohmann::json tj = nlohmann::json::parse(ties.out.substr(ties.out.find('{')));
+  EXPECT_DOUBLE_EQ(tj["tie_ratio"].get<double>(), 0.05);
+  // The ceiling covers the workloads where two schedules share their features.
+  const nlohmann::json& ceiling = tj["noise_ceiling"];
+  ASSERT_TRUE(ceiling["per_workload"].is_array());
+  EXPECT_LE(ceiling["per_workload"].size(), 2u);
+  for (const nlohmann::json& w : ceiling["per_workload"]) {
+    EXPECT_GE(w["shared_rows"].get<int>(), 2);
+    EXPECT_GE(w["pairwise_accuracy"].get<double>(), 0.5);
+    EXPECT_LE(w["pairwise_accuracy"].get<double>(), 1.0);
+  }
 }
 
 TEST(CmdModel, BadInputExitsWithTwo) {

@@ -7,7 +7,8 @@
 // trains the XGBoost ranking model on everything and stores it in the database.
 // eval: held-out evaluation two ways (a random split within workloads; whole workloads
 // held out) of the learned model next to the analytical model and a random ranker; with
-// --tie-ratio, only over pairs whose runtimes differ by more than the timing noise.
+// --tie-ratio, only over pairs whose runtimes differ by more than the timing noise; then the
+// noise ceiling: about how well any model over these features could rank these timings.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,7 @@
 #include "cost_model/evaluation.h"
 #include "cost_model/features.h"
 #include "cost_model/model_store.h"
+#include "cost_model/noise_ceiling.h"
 #include "schedule_store/db_records.h"
 #include "schedule_store/stored_database.h"
 #include "tools/ktune/cli_util.h"
@@ -129,6 +131,25 @@ void print_split(const cost_model::SplitEvaluation& e, const std::map<std::strin
   }
 }
 
+// What the timings let any model over these features reach (noise_ceiling.h).
+void print_ceiling(const cost_model::NoiseCeiling& c, size_t rows, const std::map<std::string, std::string>& names,
+                   bool per_workload) {
+  if (c.per_workload.empty()) {
+    std::printf("noise ceiling: no two schedules of a workload share their features; not estimated\n");
+    return;
+  }
+  std::printf("noise ceiling: %d of %zu schedules share their features with another; their runtimes spread %.1f%%\n"
+              "  (sd of log runtime), so ranking by true runtime would reach about %.3f pairwise on these timings\n",
+              c.shared_rows, rows, 100 * c.sigma, c.pairwise_accuracy);
+  if (!per_workload) return;
+  std::printf("  %-18s %8s %8s  (schedules sharing their features)\n", "workload", "spread", "ceiling");
+  for (const cost_model::WorkloadNoise& w : c.per_workload) {
+    const auto it = names.find(w.group);
+    std::printf("  %-18s %7.1f%% %8.3f  (%d of %d)\n", it == names.end() ? w.group.c_str() : it->second.c_str(),
+                100 * w.sigma, w.pairwise_accuracy, w.shared_rows, w.rows);
+  }
+}
+
 // Workload names by key, for the per-workload lines.
 std::map<std::string, std::string> workload_names(tuning_db::TuningDb& db, const cost_model::Dataset& data) {
   std::map<std::string, std::string> names;
@@ -177,13 +198,15 @@ int run_eval(const ModelOptions& o) {
       cost_model::evaluate_within_workloads(d.data, params, 0.2, o.seed, o.tie_ratio);
   const cost_model::SplitEvaluation across =
       cost_model::evaluate_across_workloads(d.data, params, o.folds, o.seed, o.tie_ratio);
+  const cost_model::NoiseCeiling ceiling = cost_model::estimate_noise_ceiling(d.data);
   if (o.format == "json") {
     const nlohmann::json j = {{"samples", d.data.samples.size()},
                               {"workloads", d.data.workloads()},
                               {"feature_version", cost_model::kFeatureVersion},
                               {"tie_ratio", o.tie_ratio},
                               {"within_workloads", cost_model::to_json(within)},
-                              {"across_workloads", cost_model::to_json(across)}};
+                              {"across_workloads", cost_model::to_json(across)},
+                              {"noise_ceiling", cost_model::to_json(ceiling)}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("%zu schedules, %d workloads, feature version %d (%d features)\n", d.data.samples.size(),
@@ -194,6 +217,7 @@ int run_eval(const ModelOptions& o) {
     const auto names = workload_names(db, d.data);
     print_split(within, names, o.per_workload);
     print_split(across, names, o.per_workload);
+    print_ceiling(ceiling, d.data.samples.size(), names, o.per_workload);
   }
   return kExitOk;
 }
