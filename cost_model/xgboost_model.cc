@@ -75,7 +75,9 @@ std::vector<float> XgboostModel::labels_of(const std::vector<const TrainingSampl
   double mean = 0;
   for (const TrainingSample* s : group) mean += std::log(s->runtime_ns) / static_cast<double>(group.size());
   const bool centered = params_.objective.rfind("reg:", 0) == 0;
-  for (const TrainingSample* s : group) labels.push_back(static_cast<float>(-std::log(s->runtime_ns) + (centered ? mean : 0.0)));
+  for (const TrainingSample* s : group) {
+    labels.push_back(static_cast<float>(-std::log(s->runtime_ns) + (centered ? mean : 0.0)));
+  }
   return labels;
 }
 

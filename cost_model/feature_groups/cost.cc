@@ -73,16 +73,16 @@ CostFeatures CostFeatures::compute_from(const internal::FeatureInputs& in) {
 std::vector<std::string> CostFeatures::names() {
   return {"compute",           "load_issue",           "l1_fill",           "l2_fill",
           "dram",              "loop_overhead",        "tlb",               "task_launches",     "parallel_loops",
-          "serial_share",      "pack_copy",            "bottleneck",           "compute_per_point", "load_issue_per_point",
-          "l1_fill_per_point", "dram_per_byte",        "overhead_per_point", "bottleneck_per_point", "pack_copy_per_point",
-          "estimate_seconds",  "estimate_ns_per_point"};
+          "serial_share",      "pack_copy",            "bottleneck",        "compute_per_point",
+          "load_issue_per_point", "l1_fill_per_point", "dram_per_byte",     "overhead_per_point",
+          "bottleneck_per_point", "pack_copy_per_point", "estimate_seconds", "estimate_ns_per_point"};
 }
 
 void CostFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {compute, load_issue, l1_fill, l2_fill, dram, loop_overhead, tlb, task_launches, parallel_loops,
-                         serial_share, pack_copy, bottleneck, compute_per_point, load_issue_per_point, l1_fill_per_point,
-                         dram_per_byte, overhead_per_point, bottleneck_per_point, pack_copy_per_point, estimate_seconds,
-                         estimate_ns_per_point});
+                         serial_share, pack_copy, bottleneck, compute_per_point, load_issue_per_point,
+                         l1_fill_per_point, dram_per_byte, overhead_per_point, bottleneck_per_point,
+                         pack_copy_per_point, estimate_seconds, estimate_ns_per_point});
 }
 
 }  // namespace ktune::cost_model

@@ -39,15 +39,15 @@ PipelineFeatures PipelineFeatures::compute(const internal::FeatureInputs& in) {
 std::vector<std::string> PipelineFeatures::names() {
   return {"funcs",           "stages_run",          "inlined_funcs",   "compute_at_funcs", "root_funcs",
           "rfactor_stages",  "rfactor_at_func",     "rfactor_pure_vector", "vector_reduce_stages",
-          "vector_reduce_factor", "packed_inputs", "packed_bytes", "pack_copied_bytes", "pack_recopy_ratio", "reordered_funcs",
-          "points_computed", "points_ideal",        "recompute_ratio", "compulsory_bytes"};
+          "vector_reduce_factor", "packed_inputs", "packed_bytes", "pack_copied_bytes", "pack_recopy_ratio",
+          "reordered_funcs", "points_computed",     "points_ideal",    "recompute_ratio",  "compulsory_bytes"};
 }
 
 void PipelineFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {funcs, stages_run, inlined_funcs, compute_at_funcs, root_funcs, rfactor_stages,
                          rfactor_at_func, rfactor_pure_vector, vector_reduce_stages, vector_reduce_factor,
-                         packed_inputs, packed_bytes, pack_copied_bytes, pack_recopy_ratio, reordered_funcs, points_computed,
-                         points_ideal, recompute_ratio, compulsory_bytes});
+                         packed_inputs, packed_bytes, pack_copied_bytes, pack_recopy_ratio, reordered_funcs,
+                         points_computed, points_ideal, recompute_ratio, compulsory_bytes});
 }
 
 }  // namespace ktune::cost_model

@@ -189,7 +189,9 @@ void add_pack_copies(const scheduler::Analysis& analysis, const PipelineFacts& f
     std::vector<int64_t> region = input->extents;
     if (pack.compute.kind == ComputeLocation::Kind::kAt) {
       const std::vector<int64_t> part = pack_region(analysis, model, pack, buffer);
-      for (size_t d = 0; d < part.size() && d < region.size(); ++d) region[d] = std::clamp<int64_t>(part[d], 1, region[d]);
+      for (size_t d = 0; d < part.size() && d < region.size(); ++d) {
+        region[d] = std::clamp<int64_t>(part[d], 1, region[d]);
+      }
     }
     double bytes = input->element_bytes;
     for (int64_t e : region) bytes *= static_cast<double>(e);

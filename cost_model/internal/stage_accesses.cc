@@ -128,7 +128,6 @@ std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const Sche
   return {};
 }
 
-
 void collect_accesses(const PipelineFacts& facts, const std::vector<bool>& inlined, FootprintCache& cache,
                       StageModel& sm) {
   const StageFacts& st = facts.stages[sm.func][sm.stage];
