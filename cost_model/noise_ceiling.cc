@@ -99,22 +99,20 @@ double ceiling_of(const std::vector<double>& logs, double sigma) {
 
 NoiseCeiling estimate_noise_ceiling(const Dataset& data) {
   std::map<std::string, FeatureGroups> by_workload;
-  std::map<std::string, std::vector<double>> logs_of;
-  for (const TrainingSample& s : data.samples) {
-    by_workload[s.group][s.features].push_back(std::log(s.runtime_ns));
-    logs_of[s.group].push_back(std::log(s.runtime_ns));
-  }
+  for (const TrainingSample& s : data.samples) by_workload[s.group][s.features].push_back(std::log(s.runtime_ns));
   NoiseCeiling c;
   double squares = 0;
   int freedom = 0;
   for (const auto& [group, groups] : by_workload) {
+    std::vector<double> logs;
+    for (const auto& [features, group_logs] : groups) logs.insert(logs.end(), group_logs.begin(), group_logs.end());
     WorkloadNoise w;
     w.group = group;
-    w.rows = static_cast<int>(logs_of[group].size());
+    w.rows = static_cast<int>(logs.size());
     const auto [sq, df] = within_group_spread(groups, w.shared_rows);
     if (df == 0) continue;
     w.sigma = std::sqrt(sq / df);
-    w.pairwise_accuracy = ceiling_of(logs_of[group], w.sigma);
+    w.pairwise_accuracy = ceiling_of(logs, w.sigma);
     squares += sq;
     freedom += df;
     c.shared_rows += w.shared_rows;
