@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <vector>
 
 #include "tests/tools/cli_runner.h"
 
@@ -44,6 +46,34 @@ TEST(CmdMeasure, JsonHasEveryField) {
   EXPECT_GE(j["spread_ns"].get<double>(), 0);
   EXPECT_GT(j["gbytes_per_s"].get<double>(), 0);
   EXPECT_GE(j["threads"].get<int>(), 1);
+}
+
+TEST(CmdMeasure, RunsRepeatTheIsolatedRunAndPrintTheirSpread) {
+  const auto j_out = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 2 --min-repeats 3 --runs 3 --format json 2>/dev/null");
+  ASSERT_EQ(j_out.exit_code, 0) << j_out.out;
+  const auto j = nlohmann::json::parse(j_out.out);
+  const auto& between = j["between_runs"];
+  ASSERT_EQ(between["runs"].size(), 3u);
+  EXPECT_EQ(between["ok_runs"], 3);
+  EXPECT_GE(between["sd_log_median"].get<double>(), 0);
+  EXPECT_LE(between["fastest_median_ns"].get<double>(), between["slowest_median_ns"].get<double>());
+  // The combined timing is the median of the runs' medians and the fastest of their minima.
+  std::vector<double> medians;
+  double fastest = 1e300;
+  for (const auto& run : between["runs"]) {
+    medians.push_back(run["median_ns"].get<double>());
+    fastest = std::min(fastest, run["min_ns"].get<double>());
+  }
+  std::sort(medians.begin(), medians.end());
+  EXPECT_DOUBLE_EQ(j["median_ns"].get<double>(), medians[1]);
+  EXPECT_DOUBLE_EQ(j["min_ns"].get<double>(), fastest);
+  EXPECT_GE(j["repeats"].get<int>(), 9) << "three runs of at least three repeats";
+
+  const auto text = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 2 --runs 2 2>&1");
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("run 2/2: median"));
+  EXPECT_THAT(text.out, HasSubstr("2 ok isolated runs: medians from"));
+  EXPECT_EQ(run_ktune("measure " + tiny_spec() + " --named naive --runs 0").exit_code, 2);
 }
 
 TEST(CmdMeasure, HeuristicAndScheduleFilesAreMeasured) {

@@ -1,7 +1,10 @@
 // `ktune measure SPEC | --generator LIB:NAME [--param k=v] (--schedule FILE | --named naive|heuristic)
-//  [--repeat-min-ms N] [--min-repeats N] [--threads N] [--seed N] [--assembly FILE] [--format text|json]`
+//  [--repeat-min-ms N] [--min-repeats N] [--runs N] [--threads N] [--seed N] [--assembly FILE]
+//  [--format text|json]`
 // Builds one schedule of one subgraph, runs it isolated on the seeded inputs, checks it
 // against the reference and times it; prints the status, median, spread, GFLOP/s and GB/s.
+// --runs N repeats the isolated run N times and also prints how far the runs' timings spread
+// (measure/run_spread.h): the machine's noise between measurements.
 // --assembly also writes the kernel's assembly for this machine's target, to read the code
 // behind a figure.
 // Exit code 0 when the measurement is ok, 1 for any other status, 2 for bad input.
@@ -19,6 +22,8 @@
 #include "common/duration_text.h"
 #include "common/error.h"
 #include "measure/builder.h"
+#include "measure/retime.h"
+#include "measure/run_spread.h"
 #include "measure/runner.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
@@ -44,6 +49,7 @@ struct MeasureOptions {
   std::string named;                    // --named naive|heuristic
   double repeat_min_ms = 200;           // minimum total timed time
   int min_repeats = 10;                 // minimum timed runs
+  int runs = 1;                         // isolated runs, one after another
   int threads = 0;                      // kernel threads; 0 = every core
   uint64_t seed = 1;                    // seed of the generated inputs
   double timeout_ms = 120000;           // limit of the isolated run
@@ -93,6 +99,46 @@ bool write_assembly(const subgraphs::Subgraph& sg, const std::function<void(cons
   }
 }
 
+// `opt.runs` isolated runs of `candidate`, one after another; with --format text each run's
+// timing goes to stderr as it ends.
+std::vector<measure::MeasureResult> isolated_runs(measure::Runner& runner, const measure::BuiltCandidate& candidate,
+                                                  const MeasureOptions& opt) {
+  std::vector<measure::MeasureResult> runs;
+  for (int i = 0; i < opt.runs; ++i) {
+    runs.push_back(runner.run(candidate));
+    const measure::MeasureResult& r = runs.back();
+    if (opt.runs > 1 && opt.format == "text") {
+      std::fprintf(stderr, "run %d/%d: %s\n", i + 1, opt.runs,
+                   r.ok() ? ("median " + ktune::format_ns(r.median_ns) + ", min " + ktune::format_ns(r.min_ns)).c_str()
+                          : std::string(measure::to_string(r.status)).c_str());
+    }
+  }
+  return runs;
+}
+
+nlohmann::json between_runs_json(const std::vector<measure::MeasureResult>& runs, const measure::RunSpread& between) {
+  nlohmann::json each = nlohmann::json::array();
+  for (const measure::MeasureResult& r : runs) each.push_back(measure::to_json(r));
+  return {{"runs", each},
+          {"ok_runs", between.runs},
+          {"sd_log_median", between.sd_log_median},
+          {"sd_log_min", between.sd_log_min},
+          {"fastest_median_ns", between.fastest_median_ns},
+          {"slowest_median_ns", between.slowest_median_ns}};
+}
+
+void print_between_runs(const measure::RunSpread& between) {
+  if (between.runs < 2) {
+    std::printf("runs      %d ok: no spread between runs\n", between.runs);
+    return;
+  }
+  std::printf("runs      %d ok isolated runs: medians from %s to %s; between runs they spread %.1f%% (median), "
+              "%.1f%% (min) (sd of log)\n",
+              between.runs, ktune::format_ns(between.fastest_median_ns).c_str(),
+              ktune::format_ns(between.slowest_median_ns).c_str(), 100.0 * between.sd_log_median,
+              100.0 * between.sd_log_min);
+}
+
 int run_measure(const MeasureOptions& opt) {
   if (opt.spec.empty() == opt.generator.empty()) {
     throw UserError("measure: give exactly one SPEC file or --generator LIB:NAME");
@@ -100,6 +146,7 @@ int run_measure(const MeasureOptions& opt) {
   if (!opt.params.empty() && opt.generator.empty()) {
     throw UserError("measure: --param sets generator parameters and needs --generator");
   }
+  if (opt.runs < 1) throw UserError("measure: --runs: expected >= 1, found " + std::to_string(opt.runs));
   if (opt.min_repeats < 1) throw UserError("measure: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
   if (opt.repeat_min_ms < 0) throw UserError("measure: --repeat-min-ms: expected >= 0");
   if (opt.threads < 0) throw UserError("measure: --threads: expected >= 0 (0 = every core)");
@@ -130,7 +177,9 @@ int run_measure(const MeasureOptions& opt) {
   run_options.input_seed = opt.seed;
   measure::Runner runner(run_options);
   if (opt.format == "text") std::fprintf(stderr, "measuring with %d threads ...\n", runner.threads());
-  const measure::MeasureResult r = runner.run(batch.candidates[0]);
+  const std::vector<measure::MeasureResult> runs = isolated_runs(runner, batch.candidates[0], opt);
+  const measure::MeasureResult r = runs.size() == 1 ? runs[0] : measure::combine_rounds(runs);
+  const measure::RunSpread between = measure::spread_between_runs(runs);
 
   const double gflops = r.ok() && r.median_ns > 0 ? sg->flops() / r.median_ns : -1;
   const double gbytes = r.ok() && r.median_ns > 0 ? sg->compulsory_bytes() / r.median_ns : -1;
@@ -143,6 +192,7 @@ int run_measure(const MeasureOptions& opt) {
               {"schedule_hash", schedule_hash},
               {"gflops_per_s", gflops},
               {"gbytes_per_s", gbytes}});
+    if (opt.runs > 1) j["between_runs"] = between_runs_json(runs, between);
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("workload  %s (key %s)\n", sg->name().c_str(), sg->key().key.c_str());
@@ -156,6 +206,7 @@ int run_measure(const MeasureOptions& opt) {
       std::printf("rate      %.3g GFLOP/s   %.3g GB/s (compulsory bytes)\n", gflops, gbytes);
       std::printf("check     max relative error %.2e\n", r.max_error);
     }
+    if (opt.runs > 1) print_between_runs(between);
     std::printf("cost      build %.0f ms   isolated run %.0f ms\n", r.build_ms, r.run_wall_ms);
   }
   return r.ok() ? kExitOk : kExitFailure;
@@ -176,6 +227,10 @@ CommandRunner register_measure(CLI::App& sub) {
                          ->capture_default_str(),
                      sub.add_option("--min-repeats", opt->min_repeats, "time the kernel at least this many times")
                          ->capture_default_str());
+  sub.add_option("--runs", opt->runs,
+                 "isolated runs, one after another: their timings are combined and their spread printed (the machine's noise)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->check(thread_count())->capture_default_str();
   sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
   sub.add_option("--timeout-ms", opt->timeout_ms, "kill the isolated run after this many ms")
