@@ -105,7 +105,7 @@ std::string format_text(const BenchReport& report) {
   out += "autosched  MachineParams " + report.machine_params.to_string() + " (parallelism, LLC bytes, balance)\n";
   out += "protocol   " + protocol_text(report) + "\n";
   out += "ratio      method median / ktune median (> 1: ktune is faster)\n";
-  out += "%roofline  roofline time / median; (of min): / the fastest run, as the peak is its fastest trial\n";
+  out += "%roofline  roofline time / median; (of min): / the fastest run, as the peak is the fastest of its trials\n";
   for (const SubgraphBench& s : report.subgraphs) {
     out += "\n" + s.name + "  (" + fmt("%.3g", s.flops / 1e9) + " GFLOP, " + fmt("%.3g", s.bytes / 1e6) +
            " MB, roofline " + ms(s.roofline_ns) + " ms)\n";

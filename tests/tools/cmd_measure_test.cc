@@ -49,7 +49,8 @@ TEST(CmdMeasure, JsonHasEveryField) {
 }
 
 TEST(CmdMeasure, RunsRepeatTheIsolatedRunAndPrintTheirSpread) {
-  const auto j_out = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 2 --min-repeats 3 --runs 3 --format json 2>/dev/null");
+  const auto j_out = run_ktune("measure " + tiny_spec() +
+                               " --named naive --repeat-min-ms 2 --min-repeats 3 --runs 3 --format json 2>/dev/null");
   ASSERT_EQ(j_out.exit_code, 0) << j_out.out;
   const auto j = nlohmann::json::parse(j_out.out);
   const auto& between = j["between_runs"];

@@ -116,6 +116,7 @@ std::vector<measure::MeasureResult> isolated_runs(measure::Runner& runner, const
   return runs;
 }
 
+// Every run's result and their spread, for --format json.
 nlohmann::json between_runs_json(const std::vector<measure::MeasureResult>& runs, const measure::RunSpread& between) {
   nlohmann::json each = nlohmann::json::array();
   for (const measure::MeasureResult& r : runs) each.push_back(measure::to_json(r));
@@ -127,6 +128,7 @@ nlohmann::json between_runs_json(const std::vector<measure::MeasureResult>& runs
           {"slowest_median_ns", between.slowest_median_ns}};
 }
 
+// One line of the spread between the runs, for --format text.
 void print_between_runs(const measure::RunSpread& between) {
   if (between.runs < 2) {
     std::printf("runs      %d ok: no spread between runs\n", between.runs);
@@ -228,7 +230,8 @@ CommandRunner register_measure(CLI::App& sub) {
                      sub.add_option("--min-repeats", opt->min_repeats, "time the kernel at least this many times")
                          ->capture_default_str());
   sub.add_option("--runs", opt->runs,
-                 "isolated runs, one after another: their timings are combined and their spread printed (the machine's noise)")
+                 "isolated runs, one after another: their timings are combined and their spread printed "
+                 "(the machine's noise)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->check(thread_count())->capture_default_str();
