@@ -158,17 +158,26 @@ bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage) {
   return reused_across_x && indexed_by_x;
 }
 
+int64_t matmul_tile_vectors(int64_t x_extent, int64_t lanes, const TargetInfo& target) {
+  const int64_t vectors = matmul_register_vectors(target);
+  const int64_t width = vectors * lanes;
+  if (vectors <= 2 || x_extent % width == 0 || x_extent >= 2 * width) return vectors;
+  const auto columns_computed = [&](int64_t tile) { return (x_extent + tile - 1) / tile * tile; };
+  return columns_computed(2 * lanes) < columns_computed(width) ? 2 : vectors;
+}
+
 StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& target) {
   const LoopAnalysis& x = *stage.pure_loop(0);
   const LoopAnalysis& y = *stage.pure_loop(1);
   const LoopAnalysis& r = *stage.first_reduction();
   const int64_t lanes = stage.native_lanes(target);
-  // Half the register file in accumulators, matmul_register_vectors vectors across x by the rows
-  // that leaves: 4 x 4 with AVX-512's 32 registers, 2 x 4 with AVX2's 16.
-  const int64_t wanted = matmul_register_vectors(target) * lanes;
+  // Half the register file in accumulators, matmul_tile_vectors vectors across x by the rows
+  // that leaves: 4 x 4 with AVX-512's 32 registers (2 x 8 for a few odd columns), 2 x 4 with
+  // AVX2's 16.
+  const int64_t wanted = matmul_tile_vectors(x.extent, lanes, target) * lanes;
   const int64_t width = x.extent >= wanted ? wanted : x.extent >= 2 * lanes ? 2 * lanes : std::min(lanes, x.extent);
   const int64_t vectors = std::max<int64_t>(1, width / lanes);
-  const int64_t rows = std::min<int64_t>(y.extent, std::max<int64_t>(1, target.vector_registers / 2 / vectors));
+  const int64_t rows = std::min<int64_t>(y.extent, matmul_tile_rows(vectors, target));
   StageSchedule st;
   st.stage = stage.stage;
   std::vector<std::string> inner, outer;
@@ -231,7 +240,9 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
     c.vector_width = lanes;
     if (x->extent >= 2 * lanes) c.inner_tile = std::min<int64_t>(16 * lanes, x->extent / lanes * lanes);
   }
-  const int64_t rows = matmul_reduction_blocked(reduction_extent) ? 32 : matmul_register_rows(target);
+  // The register tile's vectors across x, and by its rows where one tile sums the reduction.
+  const int64_t tile_vectors = x ? matmul_tile_vectors(x->extent, lanes, target) : matmul_register_vectors(target);
+  const int64_t rows = matmul_reduction_blocked(reduction_extent) ? 32 : matmul_tile_rows(tile_vectors, target);
   if (y && y->extent > rows) c.second_tile = rows;
   if (panels && column_panels_fit(consumer, target)) {
     c.inner_tile = kPanelVectors * lanes;
@@ -243,7 +254,7 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
     // full one. Two nested shifted splits would leave the last tile shorter, the
     // accumulator's region of no constant width, and every tile's update on Halide's
     // general path.
-    c.vector_width = std::min<int64_t>({c.inner_tile, kPanelVectors * lanes, kMaxVectorWidth});
+    c.vector_width = std::min<int64_t>({c.inner_tile, std::min(kPanelVectors, tile_vectors) * lanes, kMaxVectorWidth});
     c.inner_tile = 0;
   }
   c.parallel_loops = 1;

@@ -47,10 +47,24 @@ bool is_matmul_update(const FuncAnalysis& func, const StageAnalysis& stage);
 // over the expert's: mlp_gelu 1.02 and 0.85 (means of five runs), gemm_1024 0.97 and 0.96,
 // bmm_scores 0.77 and 0.59, 0.86 and 0.62 (two runs).
 inline int64_t matmul_register_vectors(const TargetInfo& target) { return target.vector_registers >= 32 ? 4 : 2; }
-// Rows of that register tile: the half of the register file left, 4 on either target.
-inline int64_t matmul_register_rows(const TargetInfo& target) {
-  return std::max<int64_t>(1, target.vector_registers / 2 / matmul_register_vectors(target));
+// Rows of a register tile of `vectors` vectors across x: half the register file in accumulators.
+inline int64_t matmul_tile_rows(int64_t vectors, const TargetInfo& target) {
+  return std::max<int64_t>(1, target.vector_registers / 2 / std::max<int64_t>(1, vectors));
 }
+// Rows of the register tile of matmul_register_vectors: 4 on either target.
+inline int64_t matmul_register_rows(const TargetInfo& target) {
+  return matmul_tile_rows(matmul_register_vectors(target), target);
+}
+// Vectors across x in the register tile of a matmul over `x_extent` columns:
+// matmul_register_vectors, but 2 where the columns are fewer than two such tiles, no whole
+// number of them, and tiles of two vectors compute fewer columns (attention over 77 keys: 96
+// columns, not 128; two tiles of four vectors overlap by 51). `ktune bench
+// bench/suite_shapes/bmm_seq77.json --db t.db --methods ktune-heuristic,expert,onednn
+// --expert-dir DIR --rounds 9`, DIR holding the heuristic of before (4 x 4), timed this one
+// (2 x 8) at 0.0664 and 0.0681 ms, that at 0.0726 and 0.0751, oneDNN at 0.0622 and 0.0616 (two
+// runs). Tiles of 3 vectors, 96 columns too, but the second starting at column 29, timed slower
+// than 4 x 4 by 4 or 7 rows.
+int64_t matmul_tile_vectors(int64_t x_extent, int64_t lanes, const TargetInfo& target);
 // The update's reduction is blocked by kReductionBlock when longer than two blocks (a
 // panel of the x operand stays in L1 across the tile); shorter, one register tile sums it
 // whole.

@@ -250,8 +250,9 @@ TEST(FamilyTemplates, AnOddTransposedGemmWalksWholePanelsOfBTransposed) {
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
-// Attention scores over 77 keys: the consumer's columns are no whole number of its 64-wide
-// tiles, so they are split once and vectorized whole (the last tile shifted inwards), not
+// Attention scores over 77 keys: the consumer's columns are no whole number of its tiles (32
+// wide: AFewOddColumnsTakeTheRegisterTileOfFewerColumnsComputed), so they are split once and
+// vectorized whole (the last tile shifted inwards), not
 // in two nested shifted splits whose last tile is 61 wide: the accumulator per tile has a
 // constant width. bench/suite_shapes/bmm_seq77.json (12 heads of 77 by 64): `ktune bench
 // --methods ktune-heuristic,Adams2019,onednn` timed the heuristic at 0.293 ms with the
@@ -263,7 +264,7 @@ TEST(FamilyTemplates, ColumnsThatAreNoWholeNumberOfTilesAreSplitOnce) {
   const Schedule s = space.heuristic();
   const StageSchedule& st = s.find("S")->stages.at(0);
   ASSERT_EQ(st.splits.size(), 2u) << s.to_json().dump();
-  EXPECT_EQ(st.splits[0], (LoopSplit{"x", "x_o", "x_i", kPanelVectors * 16, Tail::kShiftInwards}));
+  EXPECT_EQ(st.splits[0], (LoopSplit{"x", "x_o", "x_i", 2 * 16, Tail::kShiftInwards}));
   EXPECT_EQ(st.vectorize, "x_i");
   EXPECT_EQ(s.find("S_acc")->compute.loop, "x_o");
   const auto inputs = sg->make_inputs(5);
@@ -285,6 +286,33 @@ TEST(FamilyTemplates, AWideTileThatDoesNotDivideTheColumnsIsOneSplitOfAPanel) {
   const Schedule s = space.heuristic();
   EXPECT_EQ(s.find("C")->stages.at(0).splits.at(0), (LoopSplit{"x", "x_o", "x_i", 64, Tail::kShiftInwards})) << s.to_json().dump();
   const auto inputs = sg->make_inputs(4);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
+// Attention over 77 keys: tiles of four vectors would compute 128 columns (two tiles
+// overlapping by 51), tiles of two 96; the register tile is two vectors by eight rows and the
+// consumer is tiled alike. 128 keys, 709 columns (many tiles) and AVX2 keep their tiles. The
+// heuristic computes the scores right.
+TEST(FamilyTemplates, AFewOddColumnsTakeTheRegisterTileOfFewerColumnsComputed) {
+  const TargetInfo avx512 = testing::avx512_test_target();
+  EXPECT_EQ(matmul_tile_vectors(77, 16, avx512), 2);
+  EXPECT_EQ(matmul_tile_vectors(128, 16, avx512), 4) << "a whole number of tiles";
+  EXPECT_EQ(matmul_tile_vectors(120, 16, avx512), 4) << "128 columns either way";
+  EXPECT_EQ(matmul_tile_vectors(709, 16, avx512), 4) << "many tiles: the waste is small";
+  EXPECT_EQ(matmul_tile_vectors(77, 8, testing::test_target()), 2) << "AVX2: two vectors already";
+  EXPECT_EQ(matmul_tile_rows(2, avx512), 8);
+
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "Q", "shape": [3, 77, 64]}, {"name": "K", "shape": [3, 77, 64]}],
+    "ops": [{"op": "batch_matmul", "inputs": ["Q", "K"], "output": "S", "transpose_b": true}], "outputs": ["S"]})");
+  const Space space(analyze(*sg, avx512));
+  const Schedule s = space.heuristic();
+  const StageSchedule& update = s.find("S_acc")->stages.at(1);
+  EXPECT_EQ(update.splits.at(0).factor, 32) << s.to_json().dump();
+  EXPECT_EQ(update.splits.at(1).factor, 8) << s.to_json().dump();
+  const StageSchedule& consumer = s.find("S")->stages.at(0);
+  EXPECT_EQ(consumer.splits.at(0), (LoopSplit{"x", "x_o", "x_i", 32, Tail::kShiftInwards})) << s.to_json().dump();
+  EXPECT_EQ(consumer.splits.at(1), (LoopSplit{"y", "y_o", "y_i", 8, Tail::kShiftInwards})) << s.to_json().dump();
+  const auto inputs = sg->make_inputs(5);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 
