@@ -227,7 +227,7 @@ bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target) 
   const LoopAnalysis* y = consumer.pure_loop(1);
   const int64_t panel = kPanelVectors * consumer.native_lanes(target);
   const int64_t panels = std::max<int64_t>(8, 2 * target.cores);  // two or more per core
-  return x && y && !consumer.pure_loop(2) && x->extent >= panels * panel && y->extent >= 2 * kPanelRows;
+  return x && y && !consumer.pure_loop(2) && x->extent >= panels * panel;
 }
 
 TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduction_extent, const TargetInfo& target,
@@ -246,7 +246,8 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
   if (y && y->extent > rows) c.second_tile = rows;
   if (panels && column_panels_fit(consumer, target)) {
     c.inner_tile = kPanelVectors * lanes;
-    c.second_tile = kPanelRows;
+    // Fewer than two blocks of rows are one block: no rows computed twice, the panel read once.
+    c.second_tile = y->extent >= 2 * kPanelRows ? kPanelRows : 0;
     c.panels = true;
   }
   if (c.inner_tile > 0 && x->extent % c.inner_tile != 0) {
@@ -269,6 +270,8 @@ bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st)
 std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Schedule& schedule, const FuncAnalysis& func,
                                             const StageAnalysis& update) {
   const LoopAnalysis& x = *update.pure_loop(0);
+  const LoopAnalysis* y = update.pure_loop(1);
+  if (!y || y->extent < 2 * kPanelRows) return std::nullopt;
   for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
     if (use->func >= 0 || !has_loop(use->contiguous_loops, x.name)) continue;
     const InputAnalysis* input = analysis.find_input(use->name);

@@ -197,7 +197,8 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
 }
 
 // The location at the outer tile loop of the consumer's innermost pure loop ("x_o"), at
-// "y_o" where x_o is outermost (column panels), or at "c_b" where the consumer walks
+// "y_o" where x_o is outermost (column panels walked down blocks of rows; at "x_o" where the
+// rows are one block), or at "c_b" where the consumer walks
 // blocks of channels (the channel layout), where a matmul's or convolution's
 // accumulator is computed per tile (family_templates.h, conv_templates.h), if `at` offers it.
 std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, const Schedule& schedule,
@@ -211,7 +212,10 @@ std::optional<ComputeLocation> consumer_tile_location(const Analysis& analysis, 
     if (!x) continue;
     const StageSchedule st = scheduled ? scheduled->stage_or_empty(o.consumer_stage) : StageSchedule{};
     std::string tile = loop_piece(x->name, "_o");
-    if (walks_column_panels(*stage, st) && y) tile = loop_piece(y->name, "_o");
+    const auto in_order = [&](const std::string& loop) {
+      return std::find(st.order.begin(), st.order.end(), loop) != st.order.end();
+    };
+    if (walks_column_panels(*stage, st) && y && in_order(loop_piece(y->name, "_o"))) tile = loop_piece(y->name, "_o");
     if (const std::optional<std::string> block = channel_block_loop(*stage, st)) tile = *block;
     if (o.loop == tile) return o;
   }

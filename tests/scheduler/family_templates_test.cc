@@ -173,6 +173,26 @@ TEST(FamilyTemplates, MatmulConsumersWalkColumnPanelsWithTheOperandPackedPerPane
   EXPECT_FALSE(column_panels_fit(analyze(*small, avx512).find("C")->stages[0], avx512));
 }
 
+// A product of few rows (a batch of 8) by many columns: in parallel by rows, each row would
+// stream all of B; the consumer walks column panels in parallel, all rows inside, the
+// accumulator computed per panel, and B is not packed (each panel is read down one block of
+// rows). The heuristic computes the product right, the last panel short (600 = 9 x 64 + 24).
+TEST(FamilyTemplates, AProductOfFewRowsWalksColumnPanelsUnpacked) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "A", "shape": [8, 40]}, {"name": "B", "shape": [40, 600]}],
+    "ops": [{"op": "matmul", "inputs": ["A", "B"], "output": "C"}], "outputs": ["C"]})");
+  const TargetInfo avx512 = testing::avx512_test_target();
+  const Space space(analyze(*sg, avx512));
+  ASSERT_TRUE(column_panels_fit(space.analysis().find("C")->stages[0], avx512));
+  const Schedule s = space.heuristic();
+  const StageSchedule& consumer = s.find("C")->stages.at(0);
+  EXPECT_EQ(consumer.order.back(), "x_o") << s.to_json().dump();
+  EXPECT_EQ(consumer.parallel, std::vector<std::string>{"x_o"}) << s.to_json().dump();
+  EXPECT_EQ(s.find("C_acc")->compute.loop, "x_o") << s.to_json().dump();
+  EXPECT_TRUE(s.packs.empty()) << s.to_json().dump();
+  const auto inputs = sg->make_inputs(6);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
 // The heuristic in panels with B packed per panel computes the product right, tails included
 // (8 lanes: panels of 32 columns, 300 = 9 panels and 12 columns).
 TEST(FamilyTemplates, APanelPackedMatmulIsCorrect) {
