@@ -78,8 +78,10 @@ void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, cons
 // Column panels of a matmul's consumer: kPanelVectors vectors wide, walked down blocks of
 // kPanelRows rows (one block where there are fewer than two). They fit a consumer of two loops with eight panels or more across, however
 // few its rows: a product of 8 rows in parallel by rows streams all of B once per row (`ktune
-// bench` of an 8 x 1024 . 1024 x 1024 product, --methods ktune-heuristic,expert,onednn
-// --rounds 5, the expert the heuristic in panels: 0.609 and 0.199 ms, oneDNN 0.185).
+// bench bench/suite_shapes/mlp_batch8.json --db t.db --methods
+// ktune-heuristic,expert,Adams2019,onednn --expert-dir DIR --rounds 5`, DIR holding the
+// heuristic of before, in parallel by rows: this one 0.163 ms, that 0.538, Adams2019 0.525,
+// oneDNN 0.197).
 inline constexpr int64_t kPanelVectors = 4;
 inline constexpr int64_t kPanelRows = 32;
 bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target);
@@ -108,7 +110,8 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
 // its own order per panel: the panel's rows are then contiguous, not a row of B apart.
 // Only for a rank-2 input whose host's outermost loop is a panel ("x_o", outermost), and a
 // product of two blocks of rows or more: a panel read down one block is read once, and a
-// copy first only adds a pass (the product of 8 rows above: 0.214 ms packed, oneDNN 0.196).
+// copy first only adds a pass (the batch of 8 above, the same command with DIR holding the
+// heuristic with W packed per panel: 0.157 and 0.144 ms unpacked, 0.208 and 0.198 packed).
 std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Schedule& schedule, const FuncAnalysis& func,
                                             const StageAnalysis& update);
 // The pack that makes a matmul's vector loop walk an input contiguously (attention's K
