@@ -76,8 +76,9 @@ StageSchedule matmul_update_stage(const StageAnalysis& stage, const TargetInfo& 
 // (vector_reduce.h); `st` unchanged otherwise.
 void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target, StageSchedule& st);
 // Column panels of a matmul's consumer: kPanelVectors vectors wide, walked down blocks of
-// kPanelRows rows (one block where there are fewer than two). They fit a consumer of two loops with eight panels or more across, however
-// few its rows: a product of 8 rows in parallel by rows streams all of B once per row (`ktune
+// kPanelRows rows (one block where there are fewer than two). They fit a consumer of two
+// loops with eight panels or more across, however few its rows: a product of 8 rows in
+// parallel by rows streams all of B once per row (`ktune
 // bench bench/suite_shapes/mlp_batch8.json --db t.db --methods
 // ktune-heuristic,expert,Adams2019,onednn --expert-dir DIR --rounds 5`, DIR holding the
 // heuristic of before, in parallel by rows: this one 0.163 ms, that 0.538, Adams2019 0.525,
