@@ -28,6 +28,24 @@ INSTANTIATE_TEST_SUITE_P(PublicSuite, SuiteSpaceTest,
                          ::testing::Values("gemm_1024", "mlp_gelu", "bmm_scores", "conv3x3_relu", "dwconv3x3_relu",
                                            "softmax", "layernorm", "eltwise", "blur3x3", "colsum"));
 
+class ShapesSpaceTest : public ::testing::TestWithParam<const char*> {};
+
+// The heuristic is valid and computes the right answer on every subgraph of the shapes and
+// fusions the suite does not have, with AVX-512's tiles (a few odd columns, a batch of 8).
+TEST_P(ShapesSpaceTest, HeuristicIsValidAndCorrect) {
+  const auto sg = testing::shapes_subgraph(GetParam());
+  const Space space(analyze(*sg, testing::avx512_test_target()));
+  const Schedule h = space.heuristic();
+  EXPECT_EQ(space.validate(h).value_or(""), "");
+  const auto inputs = sg->make_inputs(12);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, ShapesSpaceTest,
+                         ::testing::Values("bmm_seq77", "conv1x1", "conv3x3_c48", "conv_rgb", "conv_s2_pool",
+                                           "gemm_odd_t", "mlp_batch8", "mm_bias_relu", "norm_gate",
+                                           "rowmax_exp_mean"));
+
 // A reduction read only through an inlined Func is placed by that Func's indices: layernorm's
 // variance (per row), read through the inlined inverse standard deviation, is computed once
 // per block of rows of the output, not again for every block of columns.

@@ -28,6 +28,11 @@ inline std::unique_ptr<subgraphs::SpecSubgraph> layout_subgraph(const std::strin
   return subgraphs::load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/bench/suite_layouts/" + name + ".json");
 }
 
+// A subgraph of the shapes and fusions the suite does not have (bench/suite_shapes/).
+inline std::unique_ptr<subgraphs::SpecSubgraph> shapes_subgraph(const std::string& name) {
+  return subgraphs::load_spec_subgraph(std::string(KTUNE_SOURCE_DIR) + "/bench/suite_shapes/" + name + ".json");
+}
+
 inline std::unique_ptr<subgraphs::SpecSubgraph> spec_subgraph(const std::string& text) {
   return std::make_unique<subgraphs::SpecSubgraph>(subgraphs::parse_spec_text(text, "test.json"));
 }
