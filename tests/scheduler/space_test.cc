@@ -10,18 +10,25 @@
 namespace ktune::scheduler {
 namespace {
 
+// The heuristic schedule of `sg` for `target` is valid, accepted by Halide and computes the
+// reference's answer on inputs of `seed`.
+void expect_heuristic_valid_and_correct(const subgraphs::Subgraph& sg, const TargetInfo& target, uint64_t seed) {
+  const Space space(analyze(sg, target));
+  const Schedule h = space.heuristic();
+  EXPECT_EQ(space.validate(h).value_or(""), "");
+  const auto inputs = sg.make_inputs(seed);
+  EXPECT_EQ(testing::run_and_compare(sg, space.analysis(), h, inputs, sg.reference(inputs)), "");
+}
+
 class SuiteSpaceTest : public ::testing::TestWithParam<const char*> {};
 
 // The named reference schedules are valid, accepted by Halide and compute the right
 // answer on every suite subgraph.
 TEST_P(SuiteSpaceTest, HeuristicIsValidAndCorrect) {
   const auto sg = testing::suite_subgraph(GetParam());
+  expect_heuristic_valid_and_correct(*sg, testing::test_target(), 11);
   const Space space(analyze(*sg, testing::test_target()));
-  const Schedule h = space.heuristic();
-  EXPECT_EQ(space.validate(h).value_or(""), "");
   EXPECT_EQ(space.validate(space.naive()).value_or(""), "");
-  const auto inputs = sg->make_inputs(11);
-  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(PublicSuite, SuiteSpaceTest,
@@ -33,12 +40,7 @@ class ShapesSpaceTest : public ::testing::TestWithParam<const char*> {};
 // The heuristic is valid and computes the right answer on every subgraph of the shapes and
 // fusions the suite does not have, with AVX-512's tiles (a few odd columns, a batch of 8).
 TEST_P(ShapesSpaceTest, HeuristicIsValidAndCorrect) {
-  const auto sg = testing::shapes_subgraph(GetParam());
-  const Space space(analyze(*sg, testing::avx512_test_target()));
-  const Schedule h = space.heuristic();
-  EXPECT_EQ(space.validate(h).value_or(""), "");
-  const auto inputs = sg->make_inputs(12);
-  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+  expect_heuristic_valid_and_correct(*testing::shapes_subgraph(GetParam()), testing::avx512_test_target(), 12);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ShapesSpaceTest,
