@@ -247,7 +247,7 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
   if (panels && column_panels_fit(consumer, target)) {
     c.inner_tile = kPanelVectors * lanes;
     // Fewer than two blocks of rows are one block: no rows computed twice, the panel read once.
-    c.second_tile = y->extent >= 2 * kPanelRows ? kPanelRows : 0;
+    c.second_tile = panels_walk_row_blocks(y->extent) ? kPanelRows : 0;
     c.panels = true;
   }
   if (c.inner_tile > 0 && x->extent % c.inner_tile != 0) {
@@ -271,7 +271,7 @@ std::optional<InputPack> panel_operand_pack(const Analysis& analysis, const Sche
                                             const StageAnalysis& update) {
   const LoopAnalysis& x = *update.pure_loop(0);
   const LoopAnalysis* y = update.pure_loop(1);
-  if (!y || y->extent < 2 * kPanelRows) return std::nullopt;
+  if (!y || !panels_walk_row_blocks(y->extent)) return std::nullopt;
   for (const ProducerUse* use : reads_indexed_by(func, update, update.first_reduction()->name)) {
     if (use->func >= 0 || !has_loop(use->contiguous_loops, x.name)) continue;
     const InputAnalysis* input = analysis.find_input(use->name);

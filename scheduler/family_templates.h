@@ -85,6 +85,9 @@ void add_dot_products(const FuncAnalysis& func, const StageAnalysis& stage, cons
 // oneDNN 0.197).
 inline constexpr int64_t kPanelVectors = 4;
 inline constexpr int64_t kPanelRows = 32;
+// True when column panels over `rows` rows are walked down blocks of kPanelRows (two or more):
+// the consumer's rows are split, and a panel's operand is worth packing.
+inline bool panels_walk_row_blocks(int64_t rows) { return rows >= 2 * kPanelRows; }
 bool column_panels_fit(const StageAnalysis& consumer, const TargetInfo& target);
 // True when `st` walks `consumer` in column panels: the outer piece of its innermost pure
 // loop ("x_o") is outermost in its order.
