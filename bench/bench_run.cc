@@ -29,6 +29,7 @@
 #include "scheduler/target_info.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/generator_loader.h"
+#include "subgraphs/own_schedule_check.h"
 #include "subgraphs/spec_subgraph.h"
 #include "tuning_db/tuning_db.h"
 
@@ -329,6 +330,9 @@ class SubgraphRun {
       row.result = measure::combine_rounds(c.runs);
       row.status = bench_status(row.result);
       if (!row.result.ok()) row.detail = row.result.message + "; " + row.detail;
+      if (row.method == "hand" && row.status == "wrong_result") {
+        row.detail = subgraphs::own_schedule_gate_warning(sg_, row.result.message) + " " + row.detail;
+      }
     }
     for (const MethodRow& row : bench_.rows) {
       progress_(prefix_ + row.method + ": " +

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "subgraphs/compare.h"
@@ -26,5 +27,8 @@ CheckResult check_subgraph(const Subgraph& subgraph, uint64_t seed);
 // Generator indexing out of range) is a failed check with the reason, not the end of the
 // calling process; `timeout_ms` bounds the whole check.
 CheckResult check_subgraph_isolated(const Subgraph& subgraph, uint64_t seed, double timeout_ms);
+
+// Runs `check` in a forked child and returns what it found (or why the child failed).
+CheckResult check_isolated(const std::function<CheckResult()>& check, double timeout_ms);
 
 }  // namespace ktune::subgraphs

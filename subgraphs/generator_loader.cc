@@ -85,13 +85,13 @@ std::string probe_in_child(const std::string& library) {
 // Builds the generator and reads its shapes in a child process first, so that a Generator
 // that crashes or hangs while building is an error message, not the end of ktune.
 void probe_generator_build(const GeneratorRef& ref, const std::map<std::string, std::string>& params,
-                           const PipelineSubgraph::ScalarValues& scalars) {
+                           const PipelineSubgraph::ScalarValues& scalars, const InputRanges& ranges) {
   constexpr double kTimeoutMs = 120000;
   const ChildOutcome child = run_in_child(
       [&](int fd) {
         std::string report = "OK";
         try {
-          GeneratorSubgraph built(ref, params, scalars);
+          GeneratorSubgraph built(ref, params, scalars, ranges);
         } catch (const std::exception& e) {
           report = std::string("ERR") + e.what();
         }
@@ -158,8 +158,8 @@ std::vector<std::string> load_generator_library(const std::string& library) {
 }
 
 GeneratorSubgraph::GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params,
-                                     const ScalarValues& scalar_values)
-    : ref_(ref), params_(std::move(params)), scalar_values_(scalar_values) {
+                                     const ScalarValues& scalar_values, const InputRanges& input_ranges)
+    : ref_(ref), params_(std::move(params)), scalar_values_(scalar_values), input_ranges_(input_ranges) {
   const std::vector<std::string> names = load_generator_library(ref.library);
   if (std::find(names.begin(), names.end(), ref.generator) == names.end()) {
     std::string list;
@@ -167,7 +167,7 @@ GeneratorSubgraph::GeneratorSubgraph(const GeneratorRef& ref, std::map<std::stri
     fail(ref.library, "no generator named \"" + ref.generator + "\" (this library registers: " + list + ")");
   }
   init(ref.generator, [this] { return build_generator_pipeline(); }, ref.library, "generator " + ref.generator,
-       scalar_values);
+       scalar_values, input_ranges);
 }
 
 Halide::Pipeline GeneratorSubgraph::build_generator_pipeline(bool own_schedule) const {
@@ -199,11 +199,11 @@ BuiltPipeline GeneratorSubgraph::build_with_own_schedule() const {
 
 std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(
     const std::string& ref, const std::map<std::string, std::string>& params,
-    const PipelineSubgraph::ScalarValues& scalar_values) {
+    const PipelineSubgraph::ScalarValues& scalar_values, const InputRanges& input_ranges) {
   const GeneratorRef parsed = parse_generator_ref(ref);
   load_generator_library(parsed.library);  // loaded and checked in a child first
-  probe_generator_build(parsed, params, scalar_values);
-  return std::make_unique<GeneratorSubgraph>(parsed, params, scalar_values);
+  probe_generator_build(parsed, params, scalar_values, input_ranges);
+  return std::make_unique<GeneratorSubgraph>(parsed, params, scalar_values, input_ranges);
 }
 
 }  // namespace ktune::subgraphs

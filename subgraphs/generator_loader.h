@@ -3,7 +3,8 @@
 // Subgraph. A library is first loaded in a child process, because a library that
 // registers an already registered generator name aborts the process that loads it.
 //
-//   auto sg = load_generator_subgraph("libmy_gens.so:blur", {{"scale", "2"}}, {{"sigma", "1.5"}});
+//   auto sg = load_generator_subgraph("libmy_gens.so:blur", {{"scale", "2"}}, {{"sigma", "1.5"}},
+//                                     {{"alpha", {0.1, 1}}});
 //
 // The generator must set estimates on every output (they give the shapes; inputs are
 // sized by what the outputs read) and skip its own schedule when `auto_schedule` is true.
@@ -35,9 +36,10 @@ std::vector<std::string> load_generator_library(const std::string& library);
 class GeneratorSubgraph : public PipelineSubgraph {
  public:
   // Loads the library, instantiates the generator with `params` (GeneratorParams) and reads
-  // its shapes; scalar inputs take their value from `scalar_values`, else their estimate.
+  // its shapes; scalar inputs take their value from `scalar_values`, else their estimate;
+  // input buffers are seeded from `input_ranges`, else the default (input_range.h).
   GeneratorSubgraph(const GeneratorRef& ref, std::map<std::string, std::string> params,
-                    const ScalarValues& scalar_values = {});
+                    const ScalarValues& scalar_values = {}, const InputRanges& input_ranges = {});
 
   std::string kind() const override { return "generator"; }
   // The same algorithm with the Generator's own schedule (built with auto_schedule false),
@@ -48,6 +50,8 @@ class GeneratorSubgraph : public PipelineSubgraph {
   const std::map<std::string, std::string>& params() const { return params_; }
   // The --input values given (the values used are scalars()).
   const ScalarValues& scalar_values() const { return scalar_values_; }
+  // The --input-range values given.
+  const InputRanges& given_input_ranges() const { return input_ranges_; }
 
  private:
   Halide::Pipeline build_generator_pipeline(bool own_schedule = false) const;
@@ -55,10 +59,11 @@ class GeneratorSubgraph : public PipelineSubgraph {
   GeneratorRef ref_;
   std::map<std::string, std::string> params_;  // generator parameters as given
   ScalarValues scalar_values_;                 // scalar input values as given
+  InputRanges input_ranges_;                   // input buffer ranges as given
 };
 
 std::unique_ptr<GeneratorSubgraph> load_generator_subgraph(
     const std::string& ref, const std::map<std::string, std::string>& params,
-    const PipelineSubgraph::ScalarValues& scalar_values = {});
+    const PipelineSubgraph::ScalarValues& scalar_values = {}, const InputRanges& input_ranges = {});
 
 }  // namespace ktune::subgraphs

@@ -56,8 +56,9 @@ std::optional<double> parse_scalar(DType dtype, const std::string& text) {
 }  // namespace
 
 PipelineSubgraph::PipelineSubgraph(std::string name, PipelineFactory factory, std::string where,
-                                   std::string what, const ScalarValues& scalar_values) {
-  init(std::move(name), std::move(factory), std::move(where), std::move(what), scalar_values);
+                                   std::string what, const ScalarValues& scalar_values,
+                                   const InputRanges& input_ranges) {
+  init(std::move(name), std::move(factory), std::move(where), std::move(what), scalar_values, input_ranges);
 }
 
 void PipelineSubgraph::fail_build(const std::string& message) const {
@@ -65,7 +66,7 @@ void PipelineSubgraph::fail_build(const std::string& message) const {
 }
 
 void PipelineSubgraph::init(std::string name, PipelineFactory factory, std::string where, std::string what,
-                            const ScalarValues& scalar_values) {
+                            const ScalarValues& scalar_values, const InputRanges& input_ranges) {
   name_ = std::move(name);
   factory_ = std::move(factory);
   where_ = std::move(where);
@@ -74,6 +75,7 @@ void PipelineSubgraph::init(std::string name, PipelineFactory factory, std::stri
   read_outputs(built);
   read_scalars(built, scalar_values);
   read_inputs(built);
+  set_input_ranges(input_ranges);
   finalize();
 }
 
@@ -161,8 +163,15 @@ void PipelineSubgraph::read_inputs(const BuiltPipeline& built) {
       info.mins.push_back(*min);
     }
     inputs_.push_back(info);
-    input_ranges_.push_back(default_input_range(*dtype));
   }
+}
+
+void PipelineSubgraph::set_input_ranges(const InputRanges& given) {
+  const SeededRanges seeded = seeded_ranges(inputs_, given);
+  if (!seeded.error.empty()) fail_build(seeded.error);
+  for (const InputRange& r : seeded.ranges) input_ranges_.emplace_back(r.lo, r.hi);
+  range_key_text_ = range_key_text(inputs_, seeded.ranges);
+  range_display_text_ = range_display_text(inputs_, seeded.ranges);
 }
 
 void PipelineSubgraph::read_scalars(const BuiltPipeline& built, const ScalarValues& values) {

@@ -10,8 +10,10 @@
 //   - outputs: every output Func (a Tuple-valued one is one output per element), with the
 //     region of its estimates, mins included, or of its buffer's constraints;
 //   - scalars: every scalar parameter (Input<float>, Input<int>, Input<bool>) at the value
-//     given for it, else at its estimate; UserError when it has neither.
-// The scalar values are part of the workload key.
+//     given for it, else at its estimate; UserError when it has neither;
+//   - seeded data: each input buffer drawn from the range given for it, else the default
+//     for image pipelines (input_range.h).
+// The scalar values, and input ranges other than the default, are part of the workload key.
 #pragma once
 
 #include <functional>
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "subgraphs/input_range.h"
 #include "subgraphs/subgraph.h"
 
 namespace Halide {
@@ -39,7 +42,7 @@ class PipelineSubgraph : public Subgraph {
   // `where` names the source in error messages (a library path); `what` names the
   // algorithm in them ("generator blur").
   PipelineSubgraph(std::string name, PipelineFactory factory, std::string where, std::string what,
-                   const ScalarValues& scalar_values = {});
+                   const ScalarValues& scalar_values = {}, const InputRanges& input_ranges = {});
 
   std::string kind() const override { return "pipeline"; }
   BuiltPipeline build() const override;
@@ -51,7 +54,7 @@ class PipelineSubgraph : public Subgraph {
   PipelineSubgraph() = default;
   // Builds once, reads the inputs, outputs and scalars and computes the key.
   void init(std::string name, PipelineFactory factory, std::string where, std::string what,
-            const ScalarValues& scalar_values);
+            const ScalarValues& scalar_values, const InputRanges& input_ranges = {});
 
   [[noreturn]] void fail_build(const std::string& message) const;
 
@@ -59,6 +62,7 @@ class PipelineSubgraph : public Subgraph {
   void read_outputs(const BuiltPipeline& built);
   void read_inputs(const BuiltPipeline& built);
   void read_scalars(const BuiltPipeline& built, const ScalarValues& values);
+  void set_input_ranges(const InputRanges& given);
 
   PipelineFactory factory_;
   std::string where_;  // source named in errors (library path, or "autoscheduler")

@@ -15,10 +15,14 @@ double Subgraph::compulsory_bytes() const {
   return bytes;
 }
 
+std::pair<double, double> Subgraph::input_range(size_t input) const {
+  return input < input_ranges_.size() ? input_ranges_[input] : default_input_range(inputs_.at(input).dtype);
+}
+
 std::vector<Tensor> Subgraph::make_inputs(uint64_t seed) const {
   std::vector<Tensor> tensors;
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    const auto [lo, hi] = i < input_ranges_.size() ? input_ranges_[i] : default_input_range(inputs_[i].dtype);
+    const auto [lo, hi] = input_range(i);
     tensors.push_back(random_tensor(inputs_[i].shape, mix64(seed, i), lo, hi, inputs_[i].dtype));
   }
   return tensors;
@@ -28,7 +32,7 @@ void Subgraph::finalize() {
   const BuiltPipeline built = build();
   const PipelineAnalysis analysis = analyze_pipeline(built, inputs_, outputs_, scalars_);
   stages_ = analysis.stages;
-  key_.key = stable_hash_hex("ktune-workload-v1\n" + analysis.definitions + analysis.shapes);
+  key_.key = stable_hash_hex("ktune-workload-v1\n" + analysis.definitions + analysis.shapes + range_key_text_);
   if (key_.family_key.empty()) {
     key_.family_key = stable_hash_hex("ktune-family-v1\n" + analysis.definitions);
   }
@@ -40,7 +44,7 @@ void Subgraph::finalize() {
   for (const TensorInfo& t : inputs_) shapes += (shapes.empty() ? "" : ";") + text(t);
   shapes += "->";
   for (size_t i = 0; i < outputs_.size(); ++i) shapes += (i ? ";" : "") + text(outputs_[i]);
-  key_.shapes = shapes;
+  key_.shapes = shapes + (range_display_text_.empty() ? "" : " with " + range_display_text_);
 }
 
 }  // namespace ktune::subgraphs

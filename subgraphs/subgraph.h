@@ -69,6 +69,8 @@ class Subgraph {
   // How often the subgraph runs in the user's model; tuning budgets follow it.
   double weight() const { return weight_; }
 
+  // The range each input is seeded from ([lo, hi) for floats, [lo, hi] for integers).
+  std::pair<double, double> input_range(size_t input) const;
   // Deterministic inputs for `seed`: the same on every machine and every call.
   std::vector<Tensor> make_inputs(uint64_t seed) const;
 
@@ -79,6 +81,10 @@ class Subgraph {
   std::string name_;
   std::vector<TensorInfo> inputs_;
   std::vector<std::pair<double, double>> input_ranges_;  // range of seeded inputs (random_tensor)
+  // Appended to the workload key and to the readable shapes: the seeded ranges that differ
+  // from the default (input_range.h); empty when none do, so earlier keys stay valid.
+  std::string range_key_text_;
+  std::string range_display_text_;
   std::vector<TensorInfo> outputs_;
   std::vector<ScalarInfo> scalars_;
   double flops_ = 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One Generator of tests/generators end to end, as a user runs it:
-#   1. ktune show --check: it loads and runs against its reference;
+#   1. ktune show --check: it loads and runs against its reference, and so does its own
+#      (hand) schedule;
 #   2. ktune tune --budget 30s: ok measurements are recorded and the best is queryable;
 #   3. the Generator built again with GenGen in another process, with the ktune plugin and
 #      KTUNE_FALLBACK_AUTOSCHEDULER=none: the tuned schedule must apply (fresh Func names).
@@ -14,6 +15,8 @@ export HL_NUM_THREADS=2
 
 "$KTUNE_EXE" show --generator "$KTUNE_GENERATORS:$name" --check > "$work/show.txt" || fail "show --check failed: $(cat "$work/show.txt")"
 grep -q "^check     ok" "$work/show.txt" || fail "no passing check in: $(cat "$work/show.txt")"
+# The Generator's own schedule is right by definition: the gate must pass it on the seeded data.
+if grep -q "^hand      FAILED" "$work/show.txt"; then fail "the gate fails the Generator's own schedule: $(cat "$work/show.txt")"; fi
 
 "$KTUNE_EXE" tune --generator "$KTUNE_GENERATORS:$name" --db "$work/tuning.db" --budget 30s > "$work/tune.txt" 2>&1 \
   || fail "tune failed: $(tail -5 "$work/tune.txt")"

@@ -44,6 +44,40 @@ TEST(CmdShow, GeneratorIsShownAndChecked) {
   EXPECT_THAT(r.out, HasSubstr("check     ok"));
 }
 
+TEST(CmdShow, AGeneratorShowsItsDataAndItsOwnScheduleIsChecked) {
+  const std::string gen = std::string(" --generator ") + KTUNE_REAL_GENERATORS + ":ktune_alpha_pyramid";
+  const auto r = run_ktune("show --check" + gen);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("data      input in [0, 1)"));
+  EXPECT_THAT(r.out, HasSubstr("check     ok"));
+  EXPECT_THAT(r.out, HasSubstr("hand      ok"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("WARNING")));
+
+  const auto ranged = run_ktune("show --format json" + gen + " --input-range input=0.1,1");
+  ASSERT_EQ(ranged.exit_code, 0) << ranged.out;
+  const auto plain = run_ktune("show --format json" + gen);
+  ASSERT_EQ(plain.exit_code, 0) << plain.out;
+  const auto jr = nlohmann::json::parse(ranged.out), jp = nlohmann::json::parse(plain.out);
+  EXPECT_EQ(jr["inputs"][0]["range"], nlohmann::json::array({0.1, 1.0}));
+  EXPECT_NE(jr["key"], jp["key"]);
+}
+
+TEST(CmdShow, ABadInputRangeExitsWithTwoAndNamesTheInput) {
+  const std::string gen = std::string(" --generator ") + KTUNE_REAL_GENERATORS + ":ktune_lut_tone";
+  auto r = run_ktune("show" + gen + " --input-range input=0.1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("--input-range: input: expected input=LO,HI (two numbers, LO below HI)"));
+  r = run_ktune("show" + gen + " --input-range input=0,1e6");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("HI 1000000 is above the u16 maximum 65535"));
+  r = run_ktune("show" + gen + " --input-range alpha=0,1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("no input buffer named \"alpha\""));
+  r = run_ktune("show " + suite("colsum") + " --input-range x=0,1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("--input-range sets the data of generator inputs and needs --generator"));
+}
+
 TEST(CmdShow, BadSpecExitsWithTwoAndNamesTheField) {
   const std::string path = testing::scratch_path("bad_spec.json");
   std::ofstream(path) << R"({"inputs": [{"name": "a", "shape": [2]}], "ops": [{"op": "nope", "inputs": ["a"], "output": "b"}], "outputs": ["b"]})";

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "common/error.h"
+
 namespace ktune::autoschedule {
 namespace {
 
@@ -24,10 +26,20 @@ PluginConfig config_from_environment() {
     const std::string item = inputs.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     const size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0) {
-      config.inputs_error = "KTUNE_INPUTS: expected name=value[,name=value...], found \"" + item + "\"";
+      config.inputs_error = "KTUNE_INPUTS: expected name=value or name=LO:HI[,...], found \"" + item + "\"";
       break;
     }
-    config.inputs[item.substr(0, eq)] = item.substr(eq + 1);
+    const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value.find(':') == std::string::npos) {
+      config.inputs[name] = value;
+    } else {
+      try {
+        config.input_ranges[name] = subgraphs::parse_input_range("KTUNE_INPUTS", name, value, ':');
+      } catch (const UserError& e) {
+        config.inputs_error = e.what();
+        break;
+      }
+    }
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }

@@ -8,11 +8,16 @@
 //                                 loaded plugin registered, or "none" to fail the build
 //   KTUNE_INPUTS                  scalar input values the Generator was tuned at, as
 //                                 `ktune tune --input` took them: "sigma=1.5,levels=3"
-//                                 (default: each scalar at its estimate)
+//                                 (default: each scalar at its estimate), and the ranges
+//                                 of its input buffers as `--input-range` took them, with
+//                                 a colon: "alpha=0.1:1" (NAME=LO:HI; a scalar value never
+//                                 holds a colon)
 #pragma once
 
 #include <map>
 #include <string>
+
+#include "subgraphs/input_range.h"
 
 namespace ktune::autoschedule {
 
@@ -25,6 +30,7 @@ struct PluginConfig {
   std::string device;                       // KTUNE_DEVICE; empty means the host
   std::string fallback = kDefaultFallback;  // KTUNE_FALLBACK_AUTOSCHEDULER
   std::map<std::string, std::string> inputs;  // KTUNE_INPUTS, by scalar name
+  subgraphs::InputRanges input_ranges;        // KTUNE_INPUTS NAME=LO:HI items, by input buffer name
   std::string inputs_error;                   // why KTUNE_INPUTS could not be read; empty when it could
 };
 

@@ -68,7 +68,7 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
   try {
     sg = std::make_unique<subgraphs::PipelineSubgraph>(
         name, [pipeline] { return subgraphs::copy_pipeline(pipeline); }, "ktune autoscheduler",
-        "pipeline " + name, config.inputs);
+        "pipeline " + name, config.inputs, config.input_ranges);
   } catch (const std::exception& e) {
     r.reason = std::string("cannot compute the workload key: ") + e.what();
     return r;

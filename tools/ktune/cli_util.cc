@@ -30,14 +30,19 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
 std::vector<std::unique_ptr<subgraphs::Subgraph>> load_subgraphs(const std::vector<std::string>& specs,
                                                                  const std::vector<std::string>& generators,
                                                                  const std::vector<std::string>& params,
-                                                                 const std::vector<std::string>& inputs) {
+                                                                 const std::vector<std::string>& inputs,
+                                                                 const std::vector<std::string>& input_ranges) {
   if (!params.empty() && generators.empty()) throw UserError("--param sets generator parameters and needs --generator");
   if (!inputs.empty() && generators.empty()) throw UserError("--input sets generator scalar inputs and needs --generator");
+  if (!input_ranges.empty() && generators.empty()) {
+    throw UserError("--input-range sets the data of generator inputs and needs --generator (a spec gives \"range\" per input)");
+  }
   std::vector<std::unique_ptr<subgraphs::Subgraph>> out;
   for (const std::string& path : specs) out.push_back(subgraphs::load_spec_subgraph(path));
   const auto values = parse_params(params);
   const auto scalars = parse_params(inputs, "--input");
-  for (const std::string& g : generators) out.push_back(subgraphs::load_generator_subgraph(g, values, scalars));
+  const auto ranges = subgraphs::parse_input_range_flags(input_ranges);
+  for (const std::string& g : generators) out.push_back(subgraphs::load_generator_subgraph(g, values, scalars, ranges));
   return out;
 }
 

@@ -19,12 +19,19 @@ namespace ktune::cli {
 std::map<std::string, std::string> parse_params(const std::vector<std::string>& params,
                                                 const std::string& flag = "--param");
 
-// Every spec file, then every generator (LIB:NAME) with `params` (GeneratorParams, k=v) and
-// `inputs` (scalar input values, name=value).
+// Every spec file, then every generator (LIB:NAME) with `params` (GeneratorParams, k=v),
+// `inputs` (scalar input values, name=value) and `input_ranges` (seeded ranges of input
+// buffers, NAME=LO,HI).
 std::vector<std::unique_ptr<subgraphs::Subgraph>> load_subgraphs(const std::vector<std::string>& specs,
                                                                  const std::vector<std::string>& generators,
                                                                  const std::vector<std::string>& params,
-                                                                 const std::vector<std::string>& inputs = {});
+                                                                 const std::vector<std::string>& inputs = {},
+                                                                 const std::vector<std::string>& input_ranges = {});
+
+// The help text of --input-range, the same in every command that takes --generator.
+inline constexpr const char* kInputRangeHelp =
+    "range the seeded data of a generator input buffer is drawn from, NAME=LO,HI (repeatable; default: "
+    "[0, 1) for floats, the type's range for integers)";
 
 // Range checks of the numeric flags; a value outside is a usage error (exit 2) that names
 // the flag and the range. finite_range also refuses nan and inf.

@@ -40,6 +40,7 @@ struct BenchCliOptions {
   std::vector<std::string> generators;  // or Halide Generators as LIB:NAME
   std::vector<std::string> params;      // generator parameters k=v
   std::vector<std::string> inputs;      // generator scalar inputs name=value
+  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
   std::string db;                  // tuning database (read for ktune's schedules, written with results)
   std::string device = "host";     // only the host can be benchmarked
   int threads = 0;                 // every method's threads; 0 = every core
@@ -157,7 +158,7 @@ int run_bench_command(const BenchCliOptions& opt) {
                     "), found \"" + opt.device + "\"");
   }
   const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned =
-      load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
+      load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
   std::vector<const subgraphs::Subgraph*> subgraphs;
   for (const auto& sg : owned) subgraphs.push_back(sg.get());
 
@@ -239,6 +240,7 @@ CommandRunner register_bench(CLI::App& sub) {
   sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable); its own schedule is the \"hand\" method");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
+  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
   sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it");
   sub.add_option("--device", opt->device, "host (only this machine can be benchmarked)")->capture_default_str();
   sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")

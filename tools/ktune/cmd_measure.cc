@@ -45,6 +45,7 @@ struct MeasureOptions {
   std::string generator;                // LIB:NAME; empty when a spec is used
   std::vector<std::string> params;      // generator parameters, k=v
   std::vector<std::string> inputs;   // generator scalar inputs name=value
+  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
   std::string schedule_file;            // --schedule FILE: a schedule as JSON
   std::string named;                    // --named naive|heuristic
   double repeat_min_ms = 200;           // minimum total timed time
@@ -148,6 +149,9 @@ int run_measure(const MeasureOptions& opt) {
   if (!opt.params.empty() && opt.generator.empty()) {
     throw UserError("measure: --param sets generator parameters and needs --generator");
   }
+  if ((!opt.inputs.empty() || !opt.input_ranges.empty()) && opt.generator.empty()) {
+    throw UserError("measure: --input and --input-range set generator inputs and need --generator");
+  }
   if (opt.runs < 1) throw UserError("measure: --runs: expected >= 1, found " + std::to_string(opt.runs));
   if (opt.min_repeats < 1) throw UserError("measure: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
   if (opt.repeat_min_ms < 0) throw UserError("measure: --repeat-min-ms: expected >= 0");
@@ -156,7 +160,8 @@ int run_measure(const MeasureOptions& opt) {
   if (!opt.spec.empty()) {
     sg = subgraphs::load_spec_subgraph(opt.spec);
   } else {
-    sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params), parse_params(opt.inputs, "--input"));
+    sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params), parse_params(opt.inputs, "--input"),
+                                            subgraphs::parse_input_range_flags(opt.input_ranges));
   }
   const targets::Device host = targets::detect_host_device();
   const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
@@ -222,6 +227,7 @@ CommandRunner register_measure(CLI::App& sub) {
   sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME instead of a spec");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
+  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
   sub.add_option("--schedule", opt->schedule_file, "a schedule as JSON (see `ktune space`)");
   sub.add_option("--named", opt->named, "a named schedule: naive (everything at root, serial) or heuristic")
       ->check(CLI::IsMember({"naive", "heuristic"}));

@@ -1,13 +1,16 @@
 // `ktune show SPEC... | --generator LIB:NAME [--param k=v ...] [--check] [--format text|json]`
 // Prints each subgraph's workload key, shapes, stages with their loops, FLOPs and bytes;
 // with --check it also runs the trivially scheduled pipeline on seeded inputs and
-// compares it with the reference. Exit code 1 if any check fails.
+// compares it with the reference, and for a Generator runs its own schedule against the
+// same reference (a failure there is a warning about the gate or the data). Exit code 1 if
+// any check of the trivial schedule fails.
 #include <algorithm>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "common/error.h"
 #include "subgraphs/check.h"
 #include "subgraphs/generator_loader.h"
+#include "subgraphs/own_schedule_check.h"
 #include "subgraphs/spec_subgraph.h"
 #include "tools/ktune/cli_util.h"
 #include "tools/ktune/commands.h"
@@ -30,6 +34,7 @@ struct ShowOptions {
   std::vector<std::string> generators;  // LIB:NAME
   std::vector<std::string> params;      // generator parameters, k=v
   std::vector<std::string> inputs;      // generator scalar inputs, name=value
+  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
   bool check = false;                   // run and compare with the reference
   uint64_t seed = 1;                    // seed of the generated inputs
   std::string format = "text";
@@ -55,6 +60,29 @@ std::string tensors_text(const std::vector<subgraphs::TensorInfo>& tensors) {
   return s;
 }
 
+// The seeded data of every input: "input u16 in [0, 65535]  alpha f32 in [0, 1)".
+std::string data_text(const Subgraph& sg) {
+  std::string s;
+  for (size_t i = 0; i < sg.inputs().size(); ++i) {
+    const auto [lo, hi] = sg.input_range(i);
+    char range[96];
+    std::snprintf(range, sizeof(range), "[%.6g, %.6g%s", lo, hi, subgraphs::is_float(sg.inputs()[i].dtype) ? ")" : "]");
+    s += (s.empty() ? "" : "  ") + sg.inputs()[i].name + " in " + range;
+  }
+  return s;
+}
+
+nlohmann::json check_json(const CheckResult& check) {
+  return {{"passed", check.passed()},
+          {"max_relative_error", check.error.empty() ? check.comparison.max_error : -1.0},
+          {"tolerance", check.comparison.tolerance},
+          {"compile_ms", check.compile_ms},
+          {"run_ms", check.run_ms},
+          {"reference_ms", check.reference_ms},
+          {"summary", check.error.empty() ? check.comparison.describe() : ""},
+          {"error", check.error}};
+}
+
 std::string scalars_text(const std::vector<subgraphs::ScalarInfo>& scalars) {
   std::string s;
   for (const auto& v : scalars) {
@@ -65,7 +93,7 @@ std::string scalars_text(const std::vector<subgraphs::ScalarInfo>& scalars) {
   return s;
 }
 
-nlohmann::json to_json(const Subgraph& sg, const CheckResult* check) {
+nlohmann::json to_json(const Subgraph& sg, const CheckResult* check, const CheckResult* own) {
   nlohmann::json j = {{"name", sg.name()},
                       {"kind", sg.kind()},
                       {"key", sg.key().key},
@@ -80,6 +108,10 @@ nlohmann::json to_json(const Subgraph& sg, const CheckResult* check) {
                      {"mins", t.mins_or_zero()}});
     }
     j[list == &sg.inputs() ? "inputs" : "outputs"] = arr;
+  }
+  for (size_t i = 0; i < sg.inputs().size(); ++i) {
+    const auto [lo, hi] = sg.input_range(i);
+    j["inputs"][i]["range"] = {lo, hi};
   }
   nlohmann::json scalars = nlohmann::json::array();
   for (const auto& v : sg.scalars()) {
@@ -97,23 +129,30 @@ nlohmann::json to_json(const Subgraph& sg, const CheckResult* check) {
     stages.push_back(s);
   }
   j["stages"] = stages;
-  if (check) {
-    j["check"] = {{"passed", check->passed()},
-                  {"max_relative_error", check->error.empty() ? check->comparison.max_error : -1.0},
-                  {"tolerance", check->comparison.tolerance},
-                  {"compile_ms", check->compile_ms},
-                  {"run_ms", check->run_ms},
-                  {"reference_ms", check->reference_ms},
-                  {"error", check->error}};
-  }
+  if (check) j["check"] = check_json(*check);
+  if (own) j["own_schedule_check"] = check_json(*own);
   return j;
 }
 
-void print_text(const Subgraph& sg, const std::string& source, const CheckResult* check) {
+// The own schedule's line: ok, FAILED with the loud warning, or why it did not run.
+void print_own_schedule(const Subgraph& sg, const CheckResult& own) {
+  if (!own.error.empty()) {
+    std::printf("hand      not run: %s\n", own.error.c_str());
+    return;
+  }
+  std::printf("hand      %s  %s (the Generator's own schedule against the same reference)\n",
+              own.passed() ? "ok" : "FAILED", own.comparison.describe().c_str());
+  const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg);
+  const std::string warning = gen ? subgraphs::own_schedule_gate_warning(*gen, own) : "";
+  if (!warning.empty()) std::fprintf(stderr, "\n%s\n\n", warning.c_str());
+}
+
+void print_text(const Subgraph& sg, const std::string& source, const CheckResult* check, const CheckResult* own) {
   std::printf("workload  %s (%s %s)\n", sg.name().c_str(), sg.kind().c_str(), source.c_str());
   std::printf("key       %s\nfamily    %s\n", sg.key().key.c_str(), sg.key().family_key.c_str());
   std::printf("inputs    %s\noutputs   %s\n", tensors_text(sg.inputs()).c_str(), tensors_text(sg.outputs()).c_str());
   if (!sg.scalars().empty()) std::printf("scalars   %s\n", scalars_text(sg.scalars()).c_str());
+  if (sg.kind() == "generator") std::printf("data      %s\n", data_text(sg).c_str());
   std::printf("flops     %.4g GFLOP   bytes %.4g MB   intensity %.3g FLOP/byte\n", sg.flops() / 1e9,
               sg.compulsory_bytes() / 1e6, sg.flops() / sg.compulsory_bytes());
   std::printf("stages    (loops innermost first, name:extent)\n");
@@ -132,6 +171,7 @@ void print_text(const Subgraph& sg, const std::string& source, const CheckResult
                   check->compile_ms, check->run_ms, check->reference_ms);
     }
   }
+  if (own) print_own_schedule(sg, *own);
   std::printf("\n");
 }
 
@@ -146,7 +186,7 @@ int run_show(const ShowOptions& opt) {
   std::vector<std::string> sources = opt.specs;
   sources.insert(sources.end(), opt.generators.begin(), opt.generators.end());
   std::vector<std::pair<std::unique_ptr<Subgraph>, std::string>> subgraphs;
-  std::vector<std::unique_ptr<Subgraph>> loaded = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
+  std::vector<std::unique_ptr<Subgraph>> loaded = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
   for (size_t i = 0; i < loaded.size(); ++i) subgraphs.emplace_back(std::move(loaded[i]), sources[i]);
 
   nlohmann::json all = nlohmann::json::array();
@@ -155,15 +195,21 @@ int run_show(const ShowOptions& opt) {
   bool all_passed = true;
   for (const auto& [sg, source] : subgraphs) {
     CheckResult result;
+    std::optional<CheckResult> own;
     if (opt.check) {
       if (opt.format == "text") std::fprintf(stderr, "checking %s ...\n", sg->name().c_str());
       result = subgraphs::check_subgraph_isolated(*sg, opt.seed, kCheckTimeoutMs);
       all_passed &= result.passed();
+      if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(sg.get())) {
+        if (opt.format == "text") std::fprintf(stderr, "checking the own schedule of %s ...\n", sg->name().c_str());
+        own = subgraphs::check_own_schedule_isolated(*gen, opt.seed, kCheckTimeoutMs);
+      }
     }
+    const CheckResult* own_shown = own ? &*own : nullptr;
     if (opt.format == "json") {
-      all.push_back(to_json(*sg, opt.check ? &result : nullptr));
+      all.push_back(to_json(*sg, opt.check ? &result : nullptr, own_shown));
     } else {
-      print_text(*sg, source, opt.check ? &result : nullptr);
+      print_text(*sg, source, opt.check ? &result : nullptr, own_shown);
     }
     rows.push_back({sg->name(), sg->flops() / 1e9, sg->compulsory_bytes() / 1e6, sg->stages().size(),
                     !opt.check ? "-" : result.passed() ? "ok" : "FAILED",
@@ -188,6 +234,7 @@ CommandRunner register_show(CLI::App& sub) {
   sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (a shared library and a generator name)");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
+  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
   sub.add_flag("--check", opt->check, "run with the trivial schedule and compare with the reference");
   sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();

@@ -33,6 +33,7 @@ struct SpaceOptions {
   std::string generator;           // or LIB:NAME
   std::vector<std::string> params; // generator parameters k=v
   std::vector<std::string> inputs;   // generator scalar inputs name=value
+  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
   int sample = 0;                  // number of schedules to sample
   uint64_t seed = 1;
   std::string schedule_file;       // a schedule as JSON
@@ -45,7 +46,7 @@ std::unique_ptr<subgraphs::Subgraph> load_subgraph(const SpaceOptions& opt) {
   if (opt.spec.empty() == opt.generator.empty()) throw UserError("space: give one SPEC file or --generator LIB:NAME");
   std::vector<std::string> specs, generators;
   (opt.spec.empty() ? generators : specs).push_back(opt.spec.empty() ? opt.generator : opt.spec);
-  return std::move(load_subgraphs(specs, generators, opt.params, opt.inputs).front());
+  return std::move(load_subgraphs(specs, generators, opt.params, opt.inputs, opt.input_ranges).front());
 }
 
 void print_schedule(const Schedule& s, const subgraphs::Subgraph& sg, const scheduler::Space& space,
@@ -151,6 +152,7 @@ CommandRunner register_space(CLI::App& sub) {
   sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
+  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
   sub.add_option("--sample", opt->sample, "number of schedules to sample")->check(CLI::Range(0, 1000000))->capture_default_str();
   sub.add_option("--seed", opt->seed, "random seed")->capture_default_str();
   sub.add_option("--schedule", opt->schedule_file, "a schedule (JSON) to validate and print");

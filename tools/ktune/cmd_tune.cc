@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "bench/roofline.h"
 #include "cluster/coordinator_measurer.h"
@@ -25,6 +26,7 @@
 #include "search/progress.h"
 #include "search/tuner.h"
 #include "subgraphs/generator_loader.h"
+#include "subgraphs/own_schedule_check.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device_lookup.h"
 #include "targets/tuning_device.h"
@@ -60,6 +62,7 @@ struct TuneCliOptions {
   std::vector<std::string> generators;
   std::vector<std::string> params;
   std::vector<std::string> inputs;   // generator scalar inputs name=value
+  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
   std::string db;
   std::string device;  // empty: host, or this machine's GPU with --target cuda
   std::string target;
@@ -122,6 +125,23 @@ std::string ratio(double a, double b) {
   return buf;
 }
 
+// For each Generator of which nothing ran correctly: its own schedule against the same gate
+// and data (input seed 1, as the tuner's), and a loud warning when that fails too.
+void warn_if_own_schedules_fail(const search::TuneSummary& summary,
+                                const std::vector<const subgraphs::GeneratorSubgraph*>& generators) {
+  constexpr double kCheckTimeoutMs = 600000;
+  for (const search::TaskSummary& t : summary.tasks) {
+    if (t.best_ns >= 0 || t.trials_this_run == 0) continue;
+    for (const subgraphs::GeneratorSubgraph* gen : generators) {
+      if (gen->name() != t.name) continue;
+      std::fprintf(stderr, "ktune tune: nothing of %s ran correctly; checking the Generator's own schedule\n", t.name.c_str());
+      const std::string warning =
+          subgraphs::own_schedule_gate_warning(*gen, subgraphs::check_own_schedule_isolated(*gen, 1, kCheckTimeoutMs));
+      if (!warning.empty()) std::printf("\n%s\n", warning.c_str());
+    }
+  }
+}
+
 int run_tune(const TuneCliOptions& opt) {
   if (opt.db.empty()) throw UserError("tune: --db FILE is required");
   if (opt.specs.empty() && opt.generators.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
@@ -143,7 +163,11 @@ int run_tune(const TuneCliOptions& opt) {
   o.task_scheduler.rule = search::parse_task_rule(opt.task_rule, "--task-rule");
   o.command = opt.argv;
 
-  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs);
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
+  std::vector<const subgraphs::GeneratorSubgraph*> generators;  // owned by the tuner below
+  for (const auto& sg : subgraphs) {
+    if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(sg.get())) generators.push_back(gen);
+  }
 
   // Under an MPI launcher: rank 0 tunes and writes the database, the other ranks measure.
   std::unique_ptr<cluster::MpiSession> session;
@@ -196,6 +220,7 @@ int run_tune(const TuneCliOptions& opt) {
     any_ok |= t.best_ns > 0;
     if (!t.stopped.empty()) std::printf("%s: %s\n", t.name.c_str(), t.stopped.c_str());
   }
+  if (!summary.interrupted) warn_if_own_schedules_fail(summary, generators);
   if (summary.peak_correction > kReportedPeakCorrection) {
     std::printf("The compute peak measured at the start was low: a kernel ran at %.0f%% of it; the task scheduler "
                 "took that as the peak.\n", 100 * summary.peak_correction);
@@ -217,6 +242,7 @@ CommandRunner register_tune(CLI::App& sub) {
   sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable)");
   sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
   sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
+  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
   sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
   sub.add_option("--device", opt->device,
                  "device to tune for: host (default), cuda (this machine's first GPU) or a known card here (h100, ...)");

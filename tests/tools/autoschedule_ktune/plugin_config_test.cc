@@ -34,6 +34,17 @@ TEST_F(PluginConfigTest, ScalarInputsAreNameValuePairs) {
   EXPECT_NE(c.inputs_error.find("expected name=value"), std::string::npos) << c.inputs_error;
 }
 
+TEST_F(PluginConfigTest, InputRangesAreNameLoColonHi) {
+  setenv("KTUNE_INPUTS", "sigma=1.5,alpha=0.1:1,input=0:4095", 1);
+  PluginConfig c = config_from_environment();
+  EXPECT_EQ(c.inputs_error, "");
+  EXPECT_EQ(c.inputs, (std::map<std::string, std::string>{{"sigma", "1.5"}}));
+  EXPECT_EQ(c.input_ranges, (subgraphs::InputRanges{{"alpha", {0.1, 1}}, {"input", {0, 4095}}}));
+  setenv("KTUNE_INPUTS", "alpha=0.1:x", 1);
+  c = config_from_environment();
+  EXPECT_NE(c.inputs_error.find("KTUNE_INPUTS: alpha: HI: expected alpha=LO:HI"), std::string::npos) << c.inputs_error;
+}
+
 TEST_F(PluginConfigTest, ReadsEveryVariable) {
   setenv("KTUNE_DB", "/data/tuning.db", 1);
   setenv("KTUNE_DEVICE", "f2eae8886041e240e813fb30d3793d56", 1);
