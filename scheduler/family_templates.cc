@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "scheduler/input_pack.h"
 #include "scheduler/vector_reduce.h"
@@ -19,18 +20,33 @@ std::vector<const ProducerUse*> reads_indexed_by(const FuncAnalysis& func, const
   return out;
 }
 
-// True when Func `func` reaches Func `target` through pointwise reads that keep dimension
-// `dim` (a bias and an activation after a matmul), each read indexing dimension `dim` by
-// `func`'s pure loop `dim` alone.
-bool reaches_dim(const Analysis& analysis, const FuncAnalysis& func, const std::string& target, size_t dim, int depth = 0) {
-  if (func.name == target) return true;
-  const LoopAnalysis* loop = func.stages.front().pure_loop(dim);
-  if (!loop || depth > 8) return false;
-  for (const ProducerUse& use : func.stages.front().uses) {
+// True when Func `func` reaches Func `target` through at most kMaxPointwiseSteps pointwise
+// reads that keep dimension `dim` (a bias and an activation after a matmul), each read
+// indexing dimension `dim` by `func`'s pure loop `dim` alone. `failed` holds the Funcs found
+// not to reach it, each with the fewest steps taken to them then: a Func met again after as
+// many steps or more cannot reach it either, so every Func is walked at most a few times.
+constexpr int kMaxPointwiseSteps = 8;
+
+bool reaches_dim_within(const Analysis& analysis, int func, const std::string& target, size_t dim, int steps,
+                        std::map<int, int>& failed) {
+  const FuncAnalysis& fa = analysis.funcs[func];
+  if (fa.name == target) return true;
+  const LoopAnalysis* loop = fa.stages.front().pure_loop(dim);
+  if (!loop || steps > kMaxPointwiseSteps) return false;
+  if (const auto known = failed.find(func); known != failed.end() && known->second <= steps) return false;
+  for (const ProducerUse& use : fa.stages.front().uses) {
     if (use.func < 0 || use.dim_loops.size() <= dim || use.dim_loops[dim] != std::vector<std::string>{loop->name}) continue;
-    if (reaches_dim(analysis, analysis.funcs[use.func], target, dim, depth + 1)) return true;
+    if (reaches_dim_within(analysis, use.func, target, dim, steps + 1, failed)) return true;
   }
+  failed[func] = steps;
   return false;
+}
+
+bool reaches_dim(const Analysis& analysis, const FuncAnalysis& func, const std::string& target, size_t dim) {
+  if (func.name == target) return true;
+  const int index = analysis.index_of(func.name);
+  std::map<int, int> failed;
+  return index >= 0 && reaches_dim_within(analysis, index, target, dim, 0, failed);
 }
 
 // True when `at` is the outer piece of its host's vector loop, outermost in the host's order

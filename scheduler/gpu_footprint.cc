@@ -1,6 +1,8 @@
 #include "scheduler/gpu_footprint.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "scheduler/isl_context.h"
@@ -9,12 +11,16 @@
 namespace ktune::scheduler {
 namespace {
 
+// Relations from the iterations of a Func's pure stage to the elements of `producer` it
+// reads through Funcs the schedule inlines, by inlined Func: each is worked out once,
+// however many paths lead to it.
+using InlinedReads = std::map<int, std::optional<isl::map>>;
+
 // Relations from a stage's iterations to the elements of `producer` it reads, directly or
 // through Funcs the schedule inlines. Empty when the stage does not read it.
 std::optional<isl::map> reads_of(const Analysis& a, const Schedule& s, const StageAnalysis& sa, int producer,
-                                 isl::ctx ctx, int depth) {
+                                 isl::ctx ctx, InlinedReads& inlined_reads) {
   std::optional<isl::map> all;
-  if (depth > static_cast<int>(a.funcs.size())) return all;
   for (const ProducerUse& use : sa.uses) {
     if (use.func < 0 || use.access.empty()) continue;
     std::optional<isl::map> m;
@@ -24,9 +30,13 @@ std::optional<isl::map> reads_of(const Analysis& a, const Schedule& s, const Sta
       const FuncSchedule* fs = s.find(a.funcs[use.func].name);
       if (!fs || fs->compute.kind != ComputeLocation::Kind::kInline) continue;
       const StageAnalysis& inlined = a.funcs[use.func].stages[0];
-      const auto inner = reads_of(a, s, inlined, producer, ctx, depth + 1);
-      if (!inner) continue;
-      m = isl::map(ctx, use.access).apply_range(isl::map(ctx, inlined.write).reverse()).apply_range(*inner);
+      auto known = inlined_reads.find(use.func);
+      if (known == inlined_reads.end()) {
+        inlined_reads[use.func] = std::nullopt;  // a cycle, which a pipeline never has, reads nothing
+        known = inlined_reads.insert_or_assign(use.func, reads_of(a, s, inlined, producer, ctx, inlined_reads)).first;
+      }
+      if (!known->second) continue;
+      m = isl::map(ctx, use.access).apply_range(isl::map(ctx, inlined.write).reverse()).apply_range(*known->second);
     }
     all = all ? all->unite(*m) : *m;
   }
@@ -51,7 +61,8 @@ std::optional<int64_t> producer_footprint(const Analysis& a, const Schedule& s, 
   isl.reset_operations();
   try {
     const isl::ctx ctx = isl.ctx();
-    const auto reads = reads_of(a, s, sa, producer, ctx, 0);
+    InlinedReads inlined_reads;
+    const auto reads = reads_of(a, s, sa, producer, ctx, inlined_reads);
     if (!reads) return 0;
     const isl::set domain(ctx, sa.domain);
     // The consumer's iterations inside `at`: each original loop spans the product of its

@@ -1,6 +1,7 @@
 #include "scheduler/host_consumer.h"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "scheduler/loop_nest.h"
@@ -14,14 +15,15 @@ ComputeLocation::Kind kind_of(const Analysis& analysis, const Schedule& schedule
 }
 
 // The Funcs that read `func` directly or through inlined Funcs, with the stage that reads.
-void collect_readers(const Analysis& analysis, const Schedule& schedule, int func, size_t depth,
+// `walked` holds the inlined consumers already looked into: each is walked once, however
+// many paths lead to it (a reader found twice would only be checked twice).
+void collect_readers(const Analysis& analysis, const Schedule& schedule, int func, std::set<int>& walked,
                      std::vector<std::pair<int, int>>& readers) {
-  if (depth > analysis.funcs.size()) return;  // a cycle would be a malformed analysis
   for (const auto& [consumer, stage] : analysis.funcs[func].consumers) {
-    if (kind_of(analysis, schedule, consumer) == ComputeLocation::Kind::kInline) {
-      collect_readers(analysis, schedule, consumer, depth + 1, readers);
-    } else {
+    if (kind_of(analysis, schedule, consumer) != ComputeLocation::Kind::kInline) {
       readers.emplace_back(consumer, stage);
+    } else if (walked.insert(consumer).second) {
+      collect_readers(analysis, schedule, consumer, walked, readers);
     }
   }
 }
@@ -92,12 +94,14 @@ std::pair<int, int> host_consumer(const Analysis& analysis, const Schedule& sche
 
 AtHost at_host(const Analysis& analysis, const Schedule& schedule, int func) {
   std::vector<std::pair<int, int>> readers;
-  collect_readers(analysis, schedule, func, 0, readers);
+  std::set<int> walked;
+  collect_readers(analysis, schedule, func, walked, readers);
   return host_of_readers(analysis, schedule, readers);
 }
 
 AtHost input_at_host(const Analysis& analysis, const Schedule& schedule, const std::string& input) {
   std::vector<std::pair<int, int>> readers;
+  std::set<int> walked;
   for (size_t f = 0; f < analysis.funcs.size(); ++f) {
     for (const StageAnalysis& sa : analysis.funcs[f].stages) {
       const bool reads = std::any_of(sa.uses.begin(), sa.uses.end(), [&](const ProducerUse& use) {
@@ -105,7 +109,8 @@ AtHost input_at_host(const Analysis& analysis, const Schedule& schedule, const s
       });
       if (!reads) continue;
       if (kind_of(analysis, schedule, static_cast<int>(f)) == ComputeLocation::Kind::kInline) {
-        collect_readers(analysis, schedule, static_cast<int>(f), 0, readers);
+        const int inlined = static_cast<int>(f);
+        if (walked.insert(inlined).second) collect_readers(analysis, schedule, inlined, walked, readers);
       } else {
         readers.emplace_back(static_cast<int>(f), sa.stage);
       }

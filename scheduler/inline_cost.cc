@@ -45,14 +45,14 @@ int64_t stage_ops(const Analysis& analysis, const Schedule& schedule, int func, 
   return ops;
 }
 
-bool gathers_from(const Analysis& analysis, const Schedule& schedule, int func, int stage, int depth) {
-  if (depth > 64) return false;  // a cycle would be a malformed analysis
+// True when stage `stage` of `func`, or an inlined Func it reads, reads at data-dependent
+// indices. `walked` holds the inlined Funcs already looked into (each found not to gather):
+// every Func is walked once, however many paths lead to it.
+bool gathers_from(const Analysis& analysis, const Schedule& schedule, int func, int stage, std::set<int>& walked) {
   for (const ProducerUse& use : analysis.funcs[func].stages[stage].uses) {
     if (!use.affine) return true;
-    if (use.func >= 0 && use.func != func && is_inlined(schedule, analysis.funcs[use.func]) &&
-        gathers_from(analysis, schedule, use.func, 0, depth + 1)) {
-      return true;
-    }
+    if (use.func < 0 || use.func == func || !is_inlined(schedule, analysis.funcs[use.func])) continue;
+    if (walked.insert(use.func).second && gathers_from(analysis, schedule, use.func, 0, walked)) return true;
   }
   return false;
 }
@@ -60,7 +60,8 @@ bool gathers_from(const Analysis& analysis, const Schedule& schedule, int func, 
 }  // namespace
 
 bool gathers(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
-  return gathers_from(analysis, schedule, func, stage, 0);
+  std::set<int> walked;
+  return gathers_from(analysis, schedule, func, stage, walked);
 }
 
 int widest_vector(const Analysis& analysis, const Schedule& schedule, int func, int stage) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "scheduler/family_templates.h"
@@ -122,12 +123,30 @@ TilingChoice sampled_choice(const StageAnalysis& sa, bool at_root, const TargetI
   return c;
 }
 
+// The loops of an inlined Func's pure stage whose values reach the Func asked about, by
+// inlined Func (nullopt: it does not read it): each is worked out once, however many paths
+// lead to it.
+using ReachingLoops = std::map<int, std::optional<std::set<std::string>>>;
+
+bool insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, const StageAnalysis& stage, int func,
+                           std::set<std::string>& loops, ReachingLoops& known);
+
+// The loops of inlined Func `inlined`'s pure stage whose values reach Func `func`'s indices.
+const std::optional<std::set<std::string>>& loops_reaching_through(const Analysis& analysis, const Schedule& schedule,
+                                                                   int inlined, int func, ReachingLoops& known) {
+  if (const auto it = known.find(inlined); it != known.end()) return it->second;
+  known[inlined] = std::nullopt;  // a cycle, which a pipeline never has, reaches nothing
+  std::set<std::string> vars;
+  if (!insert_loops_reaching(analysis, schedule, analysis.funcs[inlined].stages[0], func, vars, known)) return known[inlined];
+  return known[inlined] = std::move(vars);
+}
+
 // Adds to `loops` the loops of `stage` whose values reach Func `func`'s indices, directly or
 // through inlined Funcs, each followed along the dimensions whose variables reach `func`
 // (a normalization's output inlined into a gate reads the rows' statistics along the rows
 // only). True when `stage` reads `func` so.
 bool insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, const StageAnalysis& stage, int func,
-                           std::set<std::string>& loops) {
+                           std::set<std::string>& loops, ReachingLoops& known) {
   bool reaches = false;
   for (const ProducerUse& use : stage.uses) {
     if (use.func < 0) continue;
@@ -138,13 +157,13 @@ bool insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, c
     }
     const FuncSchedule* fs = schedule.find(analysis.funcs[use.func].name);
     if (!fs || fs->compute.kind != ComputeLocation::Kind::kInline) continue;
-    const StageAnalysis& reader = analysis.funcs[use.func].stages[0];
-    std::set<std::string> vars;
-    if (!insert_loops_reaching(analysis, schedule, reader, func, vars)) continue;
+    const std::optional<std::set<std::string>>& vars = loops_reaching_through(analysis, schedule, use.func, func, known);
+    if (!vars) continue;
     reaches = true;
+    const StageAnalysis& reader = analysis.funcs[use.func].stages[0];
     for (size_t d = 0; d < use.dim_loops.size(); ++d) {
       const LoopAnalysis* var = reader.pure_loop(d);
-      if (var && vars.count(var->name)) loops.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
+      if (var && vars->count(var->name)) loops.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
     }
   }
   return reaches;
@@ -163,7 +182,8 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   // Loops of the host stage whose values reach the producer's indices, where the host reads
   // it directly or through inlined Funcs.
   std::set<std::string> used;
-  const bool direct = insert_loops_reaching(analysis, schedule, analysis.funcs[host].stages[stage], func, used);
+  ReachingLoops known;
+  const bool direct = insert_loops_reaching(analysis, schedule, analysis.funcs[host].stages[stage], func, used, known);
   // Loops that index a dimension the producer reduces along (a scan's row): a tile of them
   // would still run the whole scan, once per tile.
   std::set<std::string> whole_reductions;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "scheduler/loop_nest.h"
 
@@ -28,27 +29,44 @@ std::optional<NestLoop> loop_before(const StageAnalysis& sa, const StageSchedule
 // The first read, by a stage of Func `func`, along its loop `loop` that a larger region
 // could push outside an input's bounds, followed into the Funcs it reads (a producer's region
 // grows along the dimensions the loop indexes); empty when every such read is clamped (a
-// boundary condition, such as a convolution's zero padding).
-std::string unsafe_read_along(const Analysis& analysis, int func, const std::string& loop, int depth = 0) {
-  if (depth > static_cast<int>(analysis.funcs.size())) return analysis.funcs[func].name;
-  for (const StageAnalysis& sa : analysis.funcs[func].stages) {
-    for (const ProducerUse& use : sa.uses) {
-      if (use.func == func) continue;
-      for (size_t d = 0; d < use.dim_loops.size(); ++d) {
-        const std::vector<std::string>& along = use.dim_loops[d];
-        if (std::find(along.begin(), along.end(), loop) == along.end()) continue;
-        if (use.func < 0) {
-          if (d >= use.clamped_dims.size() || !use.clamped_dims[d]) return use.name;
-          continue;
+// boundary condition, such as a convolution's zero padding). Each (Func, loop) is answered
+// once per walk: a pyramid has exponentially many paths through a linear number of Funcs.
+class UnsafeReadWalk {
+ public:
+  explicit UnsafeReadWalk(const Analysis& analysis) : analysis_(analysis) {}
+
+  std::string along(int func, const std::string& loop) {
+    const std::pair<int, std::string> key{func, loop};
+    if (const auto known = answers_.find(key); known != answers_.end()) return known->second;
+    // A Func met again on its own path would be a cycle, which a pipeline never has: unsafe.
+    answers_[key] = analysis_.funcs[func].name;
+    return answers_[key] = first_unsafe_read(func, loop);
+  }
+
+ private:
+  std::string first_unsafe_read(int func, const std::string& loop) {
+    for (const StageAnalysis& sa : analysis_.funcs[func].stages) {
+      for (const ProducerUse& use : sa.uses) {
+        if (use.func == func) continue;
+        for (size_t d = 0; d < use.dim_loops.size(); ++d) {
+          if (!has_loop(use.dim_loops[d], loop)) continue;
+          if (!read_stays_in_bounds(use, d)) return use.name;
         }
-        const FuncAnalysis& producer = analysis.funcs[use.func];
-        if (d >= producer.args.size()) return use.name;
-        if (!unsafe_read_along(analysis, use.func, producer.args[d], depth + 1).empty()) return use.name;
       }
     }
+    return "";
   }
-  return "";
-}
+
+  // True when dimension `d` of `use`, indexed by the loop, cannot leave an input's bounds.
+  bool read_stays_in_bounds(const ProducerUse& use, size_t d) {
+    if (use.func < 0) return d < use.clamped_dims.size() && use.clamped_dims[d];
+    const FuncAnalysis& producer = analysis_.funcs[use.func];
+    return d < producer.args.size() && along(use.func, producer.args[d]).empty();
+  }
+
+  const Analysis& analysis_;
+  std::map<std::pair<int, std::string>, std::string> answers_;
+};
 
 // Iterations of the original loop one iteration of `loop` (an original loop or an outer
 // piece) spans: the product of the factors of the splits whose outer pieces lead to it.
@@ -87,7 +105,7 @@ std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule
   // The whole Func's region grows, so every stage's reads along the loop must stay in bounds;
   // an inlined Func's reads count as the reader's own (its indices are not traced, so any
   // input it reads at all counts).
-  if (const std::string read = unsafe_read_along(analysis, analysis.index_of(func.name), loop->origin); !read.empty()) {
+  if (const std::string read = UnsafeReadWalk(analysis).along(analysis.index_of(func.name), loop->origin); !read.empty()) {
     const FuncSchedule* rs = all.find(read);
     const bool inlined = rs && rs->compute.kind == ComputeLocation::Kind::kInline;
     return what + "would read " + (analysis.find_input(read) ? "input" : inlined ? "inlined Func" : "Func") + " \"" +

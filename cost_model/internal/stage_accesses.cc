@@ -43,6 +43,12 @@ struct Leaf {
   Matrix coeff;      // buffer index per step of the stage's isl dimensions; empty if unknown
 };
 
+// Inlined Funcs are expanded until a stage has this many reads: past it, a read of an
+// inlined Func counts as one read of it. Every path through a DAG of inlined stencils is a
+// read of its own (a pyramid inlined level into level has exponentially many), and such a
+// schedule is slow anyway.
+constexpr size_t kMaxExpandedLeaves = 4096;
+
 // Follows the uses of (func, stage 0 when inlined) into inlined Funcs; adds their
 // arithmetic to `ops`. `to_stage` maps the root stage's dimensions to this stage's.
 void collect_leaves(const PipelineFacts& facts, const std::vector<bool>& inlined, int func, int stage,
@@ -54,7 +60,7 @@ void collect_leaves(const PipelineFacts& facts, const std::vector<bool>& inlined
     AccessPath path = prefix;
     path.push_back(use.use);
     const int producer = facts.buffers[use.buffer].func;
-    if (producer >= 0 && producer != func && inlined[producer] && depth < 16) {
+    if (producer >= 0 && producer != func && inlined[producer] && depth < 16 && leaves.size() < kMaxExpandedLeaves) {
       const StageFacts& pst = facts.stages[producer].front();
       ops += pst.arith_ops;
       path.push_back(producer);

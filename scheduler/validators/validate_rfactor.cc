@@ -8,6 +8,8 @@
 // pure_vector needs u parallel and a vector width the target allows that fits the Func's
 // innermost pure loop. A root intermediate (the Func's region times the partial results)
 // stays under 1 GiB.
+#include <set>
+
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
@@ -17,11 +19,11 @@ namespace {
 
 // The first Func other than `self` read by `sa` (directly or through inlined Funcs) that is
 // computed at a loop of some consumer other than `visible` (the intermediate's own location
-// with at_func; null at root), which the rfactor intermediate cannot see.
+// with at_func; null at root), which the rfactor intermediate cannot see. `walked` holds the
+// inlined Funcs already looked into: each is walked once, however many paths lead to it.
 std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const Analysis& a, const StageAnalysis& sa,
                                                       const std::string& self, const ComputeLocation* visible,
-                                                      int depth = 0) {
-  if (depth > static_cast<int>(a.funcs.size())) return std::nullopt;  // no cycles in a pipeline; a guard only
+                                                      std::set<int>& walked) {
   for (const ProducerUse& use : sa.uses) {
     if (use.func < 0) {
       // A pack of the input is a producer too (computed in a loop of the input's host).
@@ -36,9 +38,9 @@ std::optional<std::string> producer_inside_a_consumer(const Schedule& s, const A
     const FuncSchedule* ps = s.find(producer.name);
     const ComputeLocation::Kind kind = ps ? ps->compute.kind : ComputeLocation::Kind::kRoot;
     if (kind == ComputeLocation::Kind::kAt && !(visible && ps->compute == *visible)) return producer.name;
-    if (kind != ComputeLocation::Kind::kInline) continue;
+    if (kind != ComputeLocation::Kind::kInline || !walked.insert(use.func).second) continue;
     for (const StageAnalysis& inlined : producer.stages) {
-      if (auto found = producer_inside_a_consumer(s, a, inlined, self, visible, depth + 1)) return found;
+      if (auto found = producer_inside_a_consumer(s, a, inlined, self, visible, walked)) return found;
     }
   }
   return std::nullopt;
@@ -100,7 +102,8 @@ class RFactorValidator : public Validator {
                  " partial results) needs a root intermediate over 1 GiB";
         }
         const bool at_func = st.rfactor->at_func;
-        if (auto inside = producer_inside_a_consumer(s, a, sa, f.func, at_func ? &f.compute : nullptr)) {
+        std::set<int> walked;
+        if (auto inside = producer_inside_a_consumer(s, a, sa, f.func, at_func ? &f.compute : nullptr, walked)) {
           return where + "rfactor computes its intermediate " + (at_func ? "where the Func is" : "at root") +
                  ", so \"" + *inside + "\", which it reads, must be computed at root, inlined" +
                  (at_func ? " or at the Func's own loop" : "");

@@ -2,7 +2,8 @@
 # One Generator of tests/generators end to end, as a user runs it:
 #   1. ktune show --check: it loads and runs against its reference, and so does its own
 #      (hand) schedule;
-#   2. ktune tune --budget 30s: ok measurements are recorded and the best is queryable;
+#   2. ktune tune --budget 30s (KTUNE_TEST_BUDGET for a Generator that compiles slowly): ok
+#      measurements are recorded and the best is queryable;
 #   3. the Generator built again with GenGen in another process, with the ktune plugin and
 #      KTUNE_FALLBACK_AUTOSCHEDULER=none: the tuned schedule must apply (fresh Func names).
 # Paths come from the environment (tests/generators/CMakeLists.txt sets them).
@@ -18,7 +19,7 @@ grep -q "^check     ok" "$work/show.txt" || fail "no passing check in: $(cat "$w
 # The Generator's own schedule is right by definition: the gate must pass it on the seeded data.
 if grep -q "^hand      FAILED" "$work/show.txt"; then fail "the gate fails the Generator's own schedule: $(cat "$work/show.txt")"; fi
 
-"$KTUNE_EXE" tune --generator "$KTUNE_GENERATORS:$name" --db "$work/tuning.db" --budget 30s > "$work/tune.txt" 2>&1 \
+"$KTUNE_EXE" tune --generator "$KTUNE_GENERATORS:$name" --db "$work/tuning.db" --budget "${KTUNE_TEST_BUDGET:-30s}" > "$work/tune.txt" 2>&1 \
   || fail "tune failed: $(tail -5 "$work/tune.txt")"
 "$KTUNE_EXE" query --db "$work/tuning.db" --device host --workload "$name" --format json > "$work/best.json" \
   || fail "no tuned schedule to query"

@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
+#include "common/child_process.h"
+#include "subgraphs/generator_loader.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -123,6 +127,65 @@ TEST(TailStrategy, TheHeuristicKeepsVectorsWholeAndTheAnswerExact) {
   ASSERT_TRUE(applied.ok) << applied.error;
   EXPECT_THAT(applied.source, HasSubstr("TailStrategy::ShiftInwards"));
   EXPECT_THAT(applied.source, HasSubstr("TailStrategy::RoundUp"));
+}
+
+// Analyzes tests/generators/many_paths.cc and asks for the round_up tail of every
+// intermediate's x; returns "<funcs> <intermediates> <allowed> <valid samples of 4>
+// <heuristic: valid or why not>".
+std::string tails_of_many_paths() {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_many_paths", {});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Analysis& a = space.analysis();
+  // Every intermediate may round its region up along x: each of its paths ends in the
+  // input read at clamped indices (a repeated edge).
+  int intermediates = 0, allowed = 0;
+  for (const FuncAnalysis& f : a.funcs) {
+    if (f.is_output || f.args.empty()) continue;
+    ++intermediates;
+    StageSchedule st = split_x(0, Tail::kRoundUp);
+    st.splits[0].loop = f.args[0];
+    st.vectorize = st.splits[0].inner;
+    const FuncSchedule root{f.name, {}, {}, {}};
+    allowed += tail_refusal(a, space.naive(), f, root, st, st.splits[0]) ? 0 : 1;
+  }
+  // The heuristic and the sampler choose tails for every split.
+  Rng rng(5);
+  int valid = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (const auto s = space.sample(rng)) valid += space.validate(*s) ? 0 : 1;
+  }
+  return std::to_string(a.funcs.size()) + " " + std::to_string(intermediates) + " " + std::to_string(allowed) + " " +
+         std::to_string(valid) + " " + space.validate(space.heuristic()).value_or("valid");
+}
+
+// A pyramid whose bands each read every band of the level below
+// (tests/generators/many_paths.cc: about 90 Funcs, 36^7 paths from its deepest level to the
+// input along x). Following every path never ends; in a child with a deadline, the test
+// fails instead of hanging.
+TEST(TailStrategy, AnalysisOfADagWithExponentiallyManyPathsEnds) {
+  constexpr double kDeadlineMs = 120000;
+  const ChildOutcome child = run_in_child(
+      [](int fd) {
+        std::string report;
+        try {
+          report = tails_of_many_paths();
+        } catch (const std::exception& e) {
+          report = std::string("failed: ") + e.what();
+        }
+        write_all(fd, report.data(), report.size());
+      },
+      kDeadlineMs);
+  ASSERT_FALSE(child.timed_out) << "the analysis did not end within " << kDeadlineMs / 1000 << " s";
+  ASSERT_EQ(child.exit_code, 0) << describe_abnormal_end(child, "the analysis", kDeadlineMs);
+  std::istringstream in(child.output);
+  int funcs = 0, intermediates = 0, allowed = 0, samples = 0;
+  std::string heuristic;
+  ASSERT_TRUE(in >> funcs >> intermediates >> allowed >> samples) << child.output;
+  std::getline(in >> std::ws, heuristic);
+  EXPECT_GE(funcs, 80);
+  EXPECT_EQ(allowed, intermediates) << "every read of the input is clamped";
+  EXPECT_EQ(heuristic, "valid");
+  EXPECT_GE(samples, 1) << "valid samples of 4";
 }
 
 }  // namespace
