@@ -88,6 +88,8 @@ bool load(Buffer<T>& b, const std::string& path, Result& r) {
     r.status = "runtime_error";
     r.message = "cannot read " + path;
   }
+  // The host data are new: a GPU kernel copies an input to the device only when it is dirty.
+  b.set_host_dirty();
   return ok;
 }
 

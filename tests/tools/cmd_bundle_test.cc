@@ -95,6 +95,21 @@ TEST_F(CmdBundle, RunnerWithoutGpuReportsJsonErrorAndExits3) {
   EXPECT_TRUE(j["candidates"].empty());
 }
 
+// CI has no GPU, so the runner's CUDA path is checked in its source: a GPU kernel copies an
+// input to the device only when its host data are marked dirty, and on an H200 a runner
+// without the mark computed on uninitialized device memory (every candidate wrong_result).
+TEST_F(CmdBundle, RunnerMarksEveryLoadedBufferHostDirty) {
+  ASSERT_EQ(made_.exit_code, 0) << made_.out;
+  std::ifstream in(bundle_ / "run.cc");
+  std::stringstream source;
+  source << in.rdbuf();
+  const std::string text = source.str();
+  const size_t load = text.find("bool load(Buffer<T>& b");
+  ASSERT_NE(load, std::string::npos);
+  const size_t end = text.find("\n}\n", load);
+  EXPECT_THAT(text.substr(load, end - load), HasSubstr("b.set_host_dirty();"));
+}
+
 TEST_F(CmdBundle, IngestRecordsResultsAsMeasurementsOfTheDevice) {
   ASSERT_EQ(made_.exit_code, 0) << made_.out;
   const nlohmann::json m = read_json(bundle_ / "manifest.json");
