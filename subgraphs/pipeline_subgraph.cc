@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/hash.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/internal/arithmetic_count.h"
 #include "targets/host_target.h"
 
 namespace ktune::subgraphs {
@@ -77,6 +78,7 @@ void PipelineSubgraph::init(std::string name, PipelineFactory factory, std::stri
   read_inputs(built);
   set_input_ranges(input_ranges);
   finalize();
+  flops_ = count_pipeline_arithmetic(built, stages_);
 }
 
 void PipelineSubgraph::read_outputs(const BuiltPipeline& built) {
