@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh ktune
+bash scripts/build.sh ktune autoschedule_ktune
 export HL_NUM_THREADS="${HL_NUM_THREADS:-$(nproc)}"
 ./build/tools/ktune tune bench/suite/bmm_scores.json bench/suite/softmax.json bench/suite/conv3x3_relu.json \
   --db ktune-demo.db --budget "${KTUNE_DEMO_BUDGET:-3m}" --log ktune-demo.log
