@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/check.h"
+#include "common/error.h"
 
 namespace ktune::subgraphs {
 namespace {
@@ -229,14 +230,46 @@ std::vector<Halide::Func> pipeline_funcs(const BuiltPipeline& built) {
   return funcs;
 }
 
-std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& built,
-                                                        const std::vector<TensorInfo>& outputs,
-                                                        const std::map<std::string, Halide::Expr>& known) {
-  namespace HI = Halide::Internal;
-  const std::vector<Halide::Func> funcs = pipeline_funcs(built);
-  const std::map<std::string, std::string> input_callees = collect_inputs(funcs).callee_to_param;
-  std::set<std::string> names;
-  for (const Halide::Func& f : funcs) names.insert(f.name());
+namespace {
+
+namespace HI = Halide::Internal;
+
+// The name a person wrote: Halide appends "$N" to a name made twice in one process.
+std::string written_name(const std::string& name) { return name.substr(0, name.find('$')); }
+
+// Halide's bounds of the values every Func can take (a Func that clamps its value bounds
+// the indices computed from it), with `known` substituted: the same facts Halide's own
+// bounds inference uses. Empty when Halide cannot compute them.
+HI::FuncValueBounds func_value_bounds(const BuiltPipeline& built, const std::map<std::string, Halide::Expr>& known) {
+  std::vector<Function> outputs;
+  for (const Halide::Func& out : built.outputs) outputs.push_back(out.function());
+  HI::FuncValueBounds bounds;
+  try {
+    const std::map<std::string, Function> env = HI::build_environment(outputs);
+    bounds = HI::compute_function_value_bounds(HI::topological_order(outputs, env), env);
+  } catch (const Halide::Error&) {
+    return {};
+  }
+  for (auto& [key, interval] : bounds) {
+    if (interval.has_lower_bound()) interval.min = HI::simplify(with_known_values(interval.min, known));
+    if (interval.has_upper_bound()) interval.max = HI::simplify(with_known_values(interval.max, known));
+  }
+  return bounds;
+}
+
+// `box` simplified, with an undefined bound where it is unbounded (a bound Halide's
+// Interval cannot be built from).
+HI::Box simplified_or_undefined(const HI::Box& box) {
+  HI::Box result(box.size());
+  for (size_t d = 0; d < box.size(); ++d) {
+    result[d].min = box[d].has_lower_bound() ? HI::simplify(box[d].min) : Halide::Expr();
+    result[d].max = box[d].has_upper_bound() ? HI::simplify(box[d].max) : Halide::Expr();
+  }
+  return result;
+}
+
+// The boxes of the outputs, at their shapes and mins.
+std::map<std::string, HI::Box> output_boxes(const BuiltPipeline& built, const std::vector<TensorInfo>& outputs) {
   std::map<std::string, HI::Box> boxes;
   size_t tensor = 0;  // a Tuple-valued output is several tensors with one box
   for (size_t i = 0; i < built.outputs.size() && tensor < outputs.size(); ++i) {
@@ -250,6 +283,20 @@ std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& bui
     boxes[built.outputs[i].name()] = box;
     tensor += built.outputs[i].function().outputs();
   }
+  return boxes;
+}
+
+}  // namespace
+
+std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& built,
+                                                        const std::vector<TensorInfo>& outputs,
+                                                        const std::map<std::string, Halide::Expr>& known) {
+  const std::vector<Halide::Func> funcs = pipeline_funcs(built);
+  const std::map<std::string, std::string> input_callees = collect_inputs(funcs).callee_to_param;
+  const HI::FuncValueBounds value_bounds = func_value_bounds(built, known);
+  std::set<std::string> names;
+  for (const Halide::Func& f : funcs) names.insert(f.name());
+  std::map<std::string, HI::Box> boxes = output_boxes(built, outputs);
   const auto merge_into = [&boxes](const std::string& name, const HI::Box& required) {
     HI::Box& target = boxes[name];
     if (target.empty()) {
@@ -263,32 +310,33 @@ std::map<std::string, Halide::Internal::Box> func_boxes(const BuiltPipeline& bui
     const HI::Box box = boxes[f.name()];
     std::vector<const HI::Definition*> defs = {&f.definition()};
     for (const auto& u : f.updates()) defs.push_back(&u);
-    for (const HI::Definition* def : defs) {
-      HI::Scope<HI::Interval> scope;
-      for (size_t a = 0; a < f.args().size() && a < box.size(); ++a) scope.push(f.args()[a], box[a]);
-      for (const HI::ReductionVariable& rv : def->schedule().rvars()) {
-        const Halide::Expr min = HI::simplify(with_known_values(rv.min, known));
-        scope.push(rv.var, HI::Interval(min, HI::simplify(min + with_known_values(rv.extent, known) - 1)));
-      }
-      std::vector<Halide::Expr> exprs = def->values();
-      exprs.insert(exprs.end(), def->args().begin(), def->args().end());
-      for (const Halide::Expr& e : exprs) {
-        for (auto& [callee, required] : HI::boxes_required(with_known_values(e, known), scope)) {
-          if (names.count(callee)) {
-            merge_into(callee, required);
-          } else if (auto in = input_callees.find(callee); in != input_callees.end()) {
-            merge_into(in->second, required);
+    for (size_t s = 0; s < defs.size(); ++s) {
+      const HI::Definition* def = defs[s];
+      try {
+        HI::Scope<HI::Interval> scope;
+        for (size_t a = 0; a < f.args().size() && a < box.size(); ++a) scope.push(f.args()[a], box[a]);
+        for (const HI::ReductionVariable& rv : def->schedule().rvars()) {
+          const Halide::Expr min = HI::simplify(with_known_values(rv.min, known));
+          scope.push(rv.var, HI::Interval(min, HI::simplify(min + with_known_values(rv.extent, known) - 1)));
+        }
+        std::vector<Halide::Expr> exprs = def->values();
+        exprs.insert(exprs.end(), def->args().begin(), def->args().end());
+        for (const Halide::Expr& e : exprs) {
+          for (auto& [callee, required] : HI::boxes_required(with_known_values(e, known), scope, value_bounds)) {
+            if (names.count(callee)) {
+              merge_into(callee, required);
+            } else if (auto in = input_callees.find(callee); in != input_callees.end()) {
+              merge_into(in->second, required);
+            }
           }
         }
+      } catch (const Halide::Error& e) {
+        throw UserError("inferring what Func \"" + written_name(f.name()) + "\" (stage " + std::to_string(s) +
+                        ") reads, from its region the outputs require, failed inside Halide: " + e.what());
       }
     }
   }
-  for (auto& [name, box] : boxes) {
-    for (size_t d = 0; d < box.size(); ++d) {
-      box[d] = HI::Interval(box[d].has_lower_bound() ? HI::simplify(box[d].min) : Halide::Expr(),
-                            box[d].has_upper_bound() ? HI::simplify(box[d].max) : Halide::Expr());
-    }
-  }
+  for (auto& [name, box] : boxes) box = simplified_or_undefined(box);
   return boxes;
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/child_process.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/reference_plan.h"
 #include "targets/host_target.h"
 
 namespace ktune::subgraphs {
@@ -31,7 +32,7 @@ nlohmann::json to_json(const CheckResult& r) {
           {"mismatches", c.mismatches}, {"rare_elements", c.rare_elements}, {"allowed_rare", c.allowed_rare},
           {"rare_output", c.rare_output}, {"rare_index", c.rare_index},
           {"rare_got", finite_or_zero(c.rare_got)}, {"rare_want", finite_or_zero(c.rare_want)},
-          {"compile_ms", r.compile_ms}, {"run_ms", r.run_ms}, {"reference_ms", r.reference_ms}, {"error", r.error}};
+          {"compile_ms", r.compile_ms}, {"run_ms", r.run_ms}, {"reference_ms", r.reference_ms}, {"plan", r.plan}, {"error", r.error}};
 }
 
 CheckResult from_json(const nlohmann::json& j) {
@@ -56,6 +57,7 @@ CheckResult from_json(const nlohmann::json& j) {
   r.compile_ms = j.value("compile_ms", 0.0);
   r.run_ms = j.value("run_ms", 0.0);
   r.reference_ms = j.value("reference_ms", 0.0);
+  r.plan = j.value("plan", std::string());
   r.error = j.value("error", std::string());
   return r;
 }
@@ -66,21 +68,24 @@ CheckResult check_subgraph(const Subgraph& subgraph, uint64_t seed) {
   CheckResult result;
   const std::vector<Tensor> inputs = subgraph.make_inputs(seed);
   auto start = std::chrono::steady_clock::now();
-  const std::vector<Tensor> want = subgraph.reference(inputs);
-  result.reference_ms = ms_since(start);
   try {
+    const std::vector<Tensor> want = subgraph.reference(inputs);
+    result.reference_ms = ms_since(start);
     const BuiltPipeline built = subgraph.build();
-    apply_trivial_schedule(built);
-    const Halide::Target target(targets::jit_halide_target());
+    const ReferencePlan plan = plan_reference(
+        built, subgraph.outputs(), known_values(built, subgraph.inputs(), subgraph.outputs(), subgraph.scalars()));
+    result.plan = plan.describe();
+    apply_reference_schedule(built, plan);
+    const Halide::Target target = reference_target(plan, Halide::Target(targets::jit_halide_target()));
     start = std::chrono::steady_clock::now();
     Halide::Pipeline pipeline = built.pipeline;
     pipeline.compile_jit(target);
     result.compile_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
-    const std::vector<Tensor> got = run_pipeline(built, inputs, subgraph.inputs(), subgraph.outputs(), target);
+    const std::vector<Tensor> got = run_reference_plan(built, plan, inputs, subgraph.inputs(), subgraph.outputs(), target);
     result.run_ms = ms_since(start);
     result.comparison = compare_outputs(got, want, subgraph.outputs());
-  } catch (const Halide::Error& e) {
+  } catch (const std::exception& e) {  // Halide's errors, and a reference that cannot be planned (UserError)
     result.error = e.what();
   }
   return result;

@@ -16,6 +16,7 @@ struct CheckResult {
   double compile_ms = 0;    // JIT compilation of the trivially scheduled pipeline
   double run_ms = 0;        // one run of it
   double reference_ms = 0;  // the reference computation
+  std::string plan;         // how the pipeline was computed (ReferencePlan::describe): "trivial" or what changed
   std::string error;        // Halide's message if building or running failed; empty otherwise
   bool passed() const { return error.empty() && comparison.passed(); }
 };

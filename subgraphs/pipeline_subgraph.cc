@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/hash.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/reference_plan.h"
 #include "subgraphs/internal/arithmetic_count.h"
 #include "targets/host_target.h"
 
@@ -227,8 +228,10 @@ std::vector<Tensor> PipelineSubgraph::reference(const std::vector<Tensor>& input
   std::lock_guard<std::mutex> lock(reference_mutex_);
   if (identity == reference_inputs_hash_) return reference_outputs_;
   const BuiltPipeline built = build();
-  apply_trivial_schedule(built);
-  reference_outputs_ = run_pipeline(built, inputs, inputs_, outputs_, Halide::Target(targets::jit_halide_target()));
+  const ReferencePlan plan = plan_reference(built, outputs_, known_values(built, inputs_, outputs_, scalars_));
+  apply_reference_schedule(built, plan);
+  const Halide::Target target = reference_target(plan, Halide::Target(targets::jit_halide_target()));
+  reference_outputs_ = run_reference_plan(built, plan, inputs, inputs_, outputs_, target);
   reference_inputs_hash_ = identity;
   return reference_outputs_;
 }

@@ -46,7 +46,8 @@ class PipelineSubgraph : public Subgraph {
 
   std::string kind() const override { return "pipeline"; }
   BuiltPipeline build() const override;
-  // The same algorithm run with the trivial schedule (no C++ reference exists);
+  // The same algorithm run with the trivial schedule where it fits (no C++ reference
+  // exists; reference_plan.h says what changes where it does not);
   // the result for the last inputs is kept, so repeated checks compute it once.
   std::vector<Tensor> reference(const std::vector<Tensor>& inputs) const override;
 

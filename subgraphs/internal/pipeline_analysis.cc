@@ -194,7 +194,9 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
         }
         for (size_t a = 0; a < f.args().size(); ++a) {
           if (f.args()[a] != dim.var) continue;
-          const int64_t extent = a < box.size() ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
+          // -1 where the region is unbounded (an index that depends on data).
+          const bool bounded = a < box.size() && box[a].min.defined() && box[a].max.defined();
+          const int64_t extent = bounded ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
           stage.pure_loops.push_back({loops.canonical(dim.var), extent});
         }
       }

@@ -79,6 +79,7 @@ nlohmann::json check_json(const CheckResult& check) {
           {"compile_ms", check.compile_ms},
           {"run_ms", check.run_ms},
           {"reference_ms", check.reference_ms},
+          {"reference_plan", check.plan},
           {"summary", check.error.empty() ? check.comparison.describe() : ""},
           {"error", check.error}};
 }
@@ -169,6 +170,10 @@ void print_text(const Subgraph& sg, const std::string& source, const CheckResult
       std::printf("check     %s  %s (tolerance %.0e; compile %.0f ms, run %.0f ms, reference %.0f ms)\n",
                   check->passed() ? "ok" : "FAILED", check->comparison.describe().c_str(), check->comparison.tolerance,
                   check->compile_ms, check->run_ms, check->reference_ms);
+    }
+    // Where the trivial schedule cannot run (subgraphs/reference_plan.h), what changed.
+    if (!check->plan.empty() && check->plan != "trivial") {
+      std::printf("reference the trivial schedule except: %s\n", check->plan.c_str());
     }
   }
   if (own) print_own_schedule(sg, *own);
