@@ -172,10 +172,9 @@ struct StageSpace {
   std::string stmt;                         // the statement tuple "S[d0, ..., dn]"
 };
 
-// A stage's accesses to its own Func, which decide the loops that carry a dependence.
+// A stage's reads of its own Func, which with its write decide the loops that carry a dependence.
 struct SelfAccesses {
-  bool affine = true;  // the write and every self read are affine
-  std::string reads;   // the self reads' relations without braces, "; "-separated
+  std::string reads;  // the self reads' relations without braces, "; "-separated
 };
 
 // Builds the subgraph's pipeline once and reads off its Funcs, their names, the known values and regions.
@@ -286,24 +285,19 @@ std::string stage_domain(const StageSpace& space, const HalideLoops& halide) {
   return "{ " + space.stmt + (constraints.empty() ? "" : " : " + constraints) + " }";
 }
 
-// The isl relation from a stage's iterations to the elements of `target_name` at `args`. When an index is not
-// affine, `affine` is false and the relation reaches every element (a conservative over-approximation).
+// The isl relation from a stage's iterations to the elements of `target_name` at `args`. An index that is not
+// affine (data-dependent, a shift) reaches every element along its dimension only, so the affine indices still
+// say which iterations touch which rows; `affine` is false when any index is not.
 std::string access_relation(const StageSpace& space, const std::string& target_name,
                             const std::vector<Halide::Expr>& args, bool& affine) {
   std::vector<std::string> idx;
   affine = true;
-  for (const Halide::Expr& a : args) {
-    auto e = to_isl_affine(a, space.vars);
-    if (!e) {
-      affine = false;
-      break;
-    }
-    idx.push_back(*e);
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::optional<std::string> e = to_isl_affine(args[k], space.vars);
+    affine &= e.has_value();
+    idx.push_back(e ? *e : "o" + std::to_string(k));
   }
-  if (affine) return "{ " + space.stmt + " -> " + tuple(target_name, idx) + " }";
-  std::vector<std::string> outs;
-  for (size_t k = 0; k < args.size(); ++k) outs.push_back("o" + std::to_string(k));
-  return "{ " + space.stmt + " -> " + tuple(target_name, outs) + " }";
+  return "{ " + space.stmt + " -> " + tuple(target_name, idx) + " }";
 }
 
 // `exprs` with the values ktune runs with substituted, in order.
@@ -386,20 +380,18 @@ ProducerUse producer_use(const PipelineFacts& pipeline, const HI::Call* call, co
   return use;
 }
 
-// Adds a stage's read of its own Func to `self`: a non-affine self access makes every loop suspect.
+// Adds a stage's read of its own Func to `self`.
 void add_self_read(const ProducerUse& use, SelfAccesses& self) {
   self.reads += (self.reads.empty() ? "" : "; ") + use.access.substr(2, use.access.size() - 4);
-  if (!use.affine) self.affine = false;
 }
 
-// Marks the loops of update `sa` that carry a dependence (isl's dataflow analysis, or every loop when an access to
-// its own Func is not affine); sets `isl_status` to why when the answer is conservative.
+// Marks the loops of update `sa` that carry a dependence (isl's dataflow analysis over its write and its reads of
+// its own Func, each exact or over-approximated along its non-affine indices); sets `isl_status` to why when the
+// answer is conservative.
 void mark_carried_loops(const IslContext& isl, const std::string& func_name, const StageSpace& space,
                         const SelfAccesses& self, StageAnalysis& sa, std::string& isl_status) {
-  const LoopDependences deps =
-      self.affine ? loop_dependences(isl, sa.domain, sa.write, self.reads.empty() ? "" : "{ " + self.reads + " }",
-                                     static_cast<int>(space.dims.size()))
-                  : LoopDependences{std::vector<bool>(space.dims.size(), true), "non-affine self access"};
+  const LoopDependences deps = loop_dependences(isl, sa.domain, sa.write, self.reads.empty() ? "" : "{ " + self.reads + " }",
+                                                static_cast<int>(space.dims.size()));
   if (deps.status != "ok") isl_status = func_name + ": " + deps.status;
   for (size_t l = 0; l < sa.loops.size(); ++l) {
     sa.loops[l].carries_dependence = deps.carries[sa.loops.size() - 1 - l];
@@ -421,7 +413,8 @@ StageAnalysis analyze_stage(const FuncContext& func, size_t s, const HI::Definit
   const std::vector<Halide::Expr> args = substitute_known_values(def.args(), func.pipeline.known);
   const std::vector<Halide::Expr> values = substitute_known_values(def.values(), func.pipeline.known);
   SelfAccesses self;
-  sa.write = access_relation(space, "F" + std::to_string(func.index), args, self.affine);
+  bool write_affine = true;
+  sa.write = access_relation(space, "F" + std::to_string(func.index), args, write_affine);
 
   CallCollector cc;
   for (const Halide::Expr& e : values) e.accept(&cc);

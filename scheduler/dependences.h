@@ -17,8 +17,9 @@ struct LoopDependences {
 };
 
 // `domain`: isl set `{ S[d0, ..., dn] : ... }` in execution order (outermost first).
-// `writes` and `self_reads`: isl relations from S to the stage's own Func. The stage runs
-// in lexicographic order of its tuple.
+// `writes` and `self_reads`: isl relations from S to the stage's own Func, exact or
+// over-approximated (an iteration may reach several elements). The stage runs in
+// lexicographic order of its tuple.
 LoopDependences loop_dependences(const IslContext& isl, const std::string& domain, const std::string& writes,
                                  const std::string& self_reads, int dims);
 

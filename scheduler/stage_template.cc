@@ -19,6 +19,24 @@ void tile_loop(const LoopAnalysis& loop, int64_t tile, bool unroll, StageSchedul
   if (unroll && tile <= 16) st.unroll.push_back(loop_piece(loop.name, "_i"));
 }
 
+// True when `piece` is `loop` or one of the pieces make_stage splits it into.
+bool piece_of(const std::string& piece, const std::string& loop) {
+  if (piece == loop) return true;
+  for (const char* suffix : {"_o", "_i", "_t", "_m"}) {
+    if (piece == loop_piece(loop, suffix)) return true;
+  }
+  return false;
+}
+
+// True when `piece` comes from a loop of `loops` that carries a dependence (it may run
+// neither in parallel nor vectorized).
+bool carries_dependence(const std::vector<const LoopAnalysis*>& loops, const std::string& piece) {
+  for (const LoopAnalysis* l : loops) {
+    if (l->carries_dependence && piece_of(piece, l->name)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
@@ -32,7 +50,7 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
   if (!pure.empty()) {
     const LoopAnalysis& v = *pure[0];
     const int64_t w = c.vector_width;
-    if (w >= 2 && w <= v.extent && w <= kMaxVectorWidth) {
+    if (w >= 2 && w <= v.extent && w <= kMaxVectorWidth && !v.carries_dependence) {
       if (c.inner_tile > w && c.inner_tile <= v.extent && c.inner_tile % w == 0 && c.inner_tile / w >= 2) {
         // Innermost split first, then its outer piece: Halide 14 drops the bounds guard of
         // an outer split when its inner piece is split again and vectorized.
@@ -94,7 +112,9 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
     st.rfactor = RFactor{*c.rfactor ? red_split_inner : red_split_outer, *c.rfactor};
     st.unroll.clear();
     // Halide's order stays; parallelize the outermost pure loop if asked.
-    if (c.parallel_loops > 0 && !pure.empty()) st.parallel.push_back(pure.back()->name);
+    if (c.parallel_loops > 0 && !pure.empty() && !pure.back()->carries_dependence) {
+      st.parallel.push_back(pure.back()->name);
+    }
     // Splits of pure loops would leave pieces in Halide's order; keep only the reduction split.
     std::vector<LoopSplit> kept;
     for (const LoopSplit& s : st.splits) {
@@ -140,7 +160,7 @@ StageSchedule make_stage(const StageAnalysis& sa, const TilingChoice& c) {
     }
     bool is_red = false;
     for (const std::string& r : red) is_red |= r == loop;
-    if (!is_pure || is_red || loop == st.vectorize) break;
+    if (!is_pure || is_red || loop == st.vectorize || carries_dependence(pure, loop)) break;
     st.parallel.push_back(loop);
     iterates |= !single;
   }

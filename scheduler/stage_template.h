@@ -44,7 +44,8 @@ struct TilingChoice {
 };
 
 // Builds the stage schedule for `choice`; entries that do not fit the loops (a width
-// larger than the extent, no second loop, ...) are dropped rather than invented.
+// larger than the extent, no second loop, ...) are dropped rather than invented, and a loop
+// that carries a dependence is neither vectorized nor run in parallel.
 StageSchedule make_stage(const StageAnalysis& stage, const TilingChoice& choice);
 
 // Reduction loop `loop` of `stage` moved to the innermost position the reduction loops of

@@ -126,8 +126,13 @@ std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const c
                                     scheduler::Rng& rng, Progress& progress) {
   EvolutionarySearch search(*t.space, *t.features, params);
   std::vector<Proposal> proposals;
+  // The heuristic passes the validators every other path applies (bench, space, measure), so
+  // that tune never stores a schedule they refuse.
   if (!t.measured.count(t.heuristic_hash)) {
-    proposals.push_back({t.space->heuristic(), std::numeric_limits<double>::quiet_NaN(), false});
+    Schedule heuristic = t.space->heuristic();
+    if (!t.space->validate(heuristic)) {
+      proposals.push_back({std::move(heuristic), std::numeric_limits<double>::quiet_NaN(), false});
+    }
   }
   bool random_round = params.random_search;
   std::vector<Proposal> searched;

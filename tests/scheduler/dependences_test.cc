@@ -39,6 +39,44 @@ TEST(Dependences, MatmulUpdateCarriesOnlyK) {
   EXPECT_TRUE(d.carries[2]);
 }
 
+TEST(Dependences, AScatterAlongOneDimensionLeavesTheOthersParallel) {
+  IslContext isl;
+  // histogram(x, y, data(...)) += ...: the bin is data-dependent (any element along it), the
+  // pixel block (x, y) is exact, so only the window loop r carries.
+  const char* access = "{ S[y, x, r] -> F[x, y, o] }";
+  const LoopDependences d =
+      loop_dependences(isl, "{ S[y, x, r] : 0 <= y < 4 and 0 <= x < 4 and 0 <= r < 9 }", access, access, 3);
+  ASSERT_EQ(d.status, "ok");
+  EXPECT_FALSE(d.carries[0]) << "y";
+  EXPECT_FALSE(d.carries[1]) << "x";
+  EXPECT_TRUE(d.carries[2]) << "r";
+}
+
+TEST(Dependences, AGatherAlongOneDimensionLeavesTheOthersParallel) {
+  IslContext isl;
+  // f(x, r.x, c, r.y) = max(f(x, r.x, c, r.y - 1), f(x, r.x + shift(r.y), c, r.y - 1)): the
+  // shifted read reaches any row of the previous level; c and x stay exact.
+  const LoopDependences d = loop_dependences(
+      isl, "{ S[c, x, t, s] : 0 <= c < 3 and 0 <= x < 8 and 1 <= t < 4 and 0 <= s < 16 }",
+      "{ S[c, x, t, s] -> F[x, s, c, t] }", "{ S[c, x, t, s] -> F[x, s, c, t - 1]; S[c, x, t, s] -> F[x, o, c, t - 1] }", 4);
+  ASSERT_EQ(d.status, "ok");
+  EXPECT_FALSE(d.carries[0]) << "c";
+  EXPECT_FALSE(d.carries[1]) << "x";
+  EXPECT_TRUE(d.carries[2]) << "t";
+  EXPECT_TRUE(d.carries[3]) << "s: a row of one level is read at other rows of the next (any distance counts)";
+}
+
+TEST(Dependences, AnOverApproximatedWriteDoesNotHideAnEarlierOne) {
+  IslContext isl;
+  // Each j writes some element of row i (data-dependent), then reads element (i, 0): any earlier
+  // j of the same i may have written it, so j carries; different rows never meet.
+  const LoopDependences d = loop_dependences(isl, "{ S[i, j] : 0 <= i < 4 and 0 <= j < 8 }", "{ S[i, j] -> F[i, o] }",
+                                             "{ S[i, j] -> F[i, 0] }", 2);
+  ASSERT_EQ(d.status, "ok");
+  EXPECT_FALSE(d.carries[0]);
+  EXPECT_TRUE(d.carries[1]);
+}
+
 TEST(Dependences, QuotaOrBadInputBecomesAConservativeStatus) {
   IslContext isl;
   const LoopDependences d = loop_dependences(isl, "{ S[i : nonsense", "{ S[i] -> F[i] }", "", 1);

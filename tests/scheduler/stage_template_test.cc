@@ -1,5 +1,6 @@
-// Tests scheduler/stage_template.cc: the stage schedule make_stage builds from a few numbers,
-// and a reduction loop moved innermost among the reductions.
+// Tests scheduler/stage_template.cc: the stage schedule make_stage builds from a few numbers
+// (never racing along a loop that carries a dependence), and a reduction loop moved innermost
+// among the reductions.
 #include "scheduler/stage_template.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,24 @@ TEST(StageTemplate, TheVectorAndTheSecondTileAreSplitInsideTheOuterLoops) {
   EXPECT_EQ(st.splits[0], (LoopSplit{"x", "x_o", "x_i", 8}));
   EXPECT_EQ(st.splits[1], (LoopSplit{"y", "y_o", "y_i", 4}));
   EXPECT_EQ(st.order, (std::vector<std::string>{"x_i", "y_i", "x_o", "y_o"}));
+  EXPECT_EQ(st.vectorize, "x_i");
+  EXPECT_TRUE(st.parallel.empty());
+}
+
+// A loop that carries a dependence (a scan along it) is neither vectorized nor run in
+// parallel, whatever the choice asks: the stage stays valid.
+TEST(StageTemplate, ALoopThatCarriesADependenceIsNeitherVectorizedNorParallel) {
+  StageAnalysis stage = relu_stage("[40, 64]");
+  TilingChoice c;
+  c.vector_width = 8;
+  c.parallel_loops = 1;
+  stage.loops[0].carries_dependence = true;  // x, the innermost
+  StageSchedule st = make_stage(stage, c);
+  EXPECT_EQ(st.vectorize, "");
+  EXPECT_EQ(st.parallel, std::vector<std::string>{"y"});
+  stage.loops[0].carries_dependence = false;
+  stage.loops[1].carries_dependence = true;  // y, the outermost
+  st = make_stage(stage, c);
   EXPECT_EQ(st.vectorize, "x_i");
   EXPECT_TRUE(st.parallel.empty());
 }

@@ -13,6 +13,7 @@
 #include "scheduler/analysis.h"
 #include "scheduler/apply.h"
 #include "scheduler/schedule.h"
+#include "scheduler/space.h"
 #include "scheduler/target_info.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/canonical_names.h"
@@ -124,6 +125,12 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
     analysis = scheduler::analyze(*sg, info);
   } catch (const std::exception& e) {
     r.reason = "the stored schedule " + best.schedule_hash + " cannot be read: " + e.what();
+    return r;
+  }
+  // The validators `ktune tune`, `bench` and `space` apply: one verdict on a schedule everywhere.
+  const scheduler::Space space(analysis);
+  if (auto invalid = space.validate(found.stored->schedule)) {
+    r.reason = "the stored schedule " + best.schedule_hash + " is not valid here: " + *invalid;
     return r;
   }
   const schedule_store::LoweredSchedule trial =
