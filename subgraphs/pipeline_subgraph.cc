@@ -3,11 +3,13 @@
 // and the estimates), scalars (given values, else estimates).
 #include "subgraphs/pipeline_subgraph.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.h"
 #include "common/hash.h"
 #include "subgraphs/built_pipeline.h"
+#include "subgraphs/output_bounds.h"
 #include "subgraphs/reference_plan.h"
 #include "subgraphs/internal/arithmetic_count.h"
 #include "targets/host_target.h"
@@ -124,6 +126,8 @@ void PipelineSubgraph::read_outputs(const BuiltPipeline& built) {
       outputs_.push_back(element);
     }
   }
+  // A bound the pipeline puts on an output Func is what every call must satisfy, too.
+  outputs_ = bounded_outputs(built, outputs_);
 }
 
 void PipelineSubgraph::read_inputs(const BuiltPipeline& built) {
@@ -157,6 +161,13 @@ void PipelineSubgraph::read_inputs(const BuiltPipeline& built) {
         }
         min = est_min.value_or(0);
         max = *min + *est_extent - 1;
+      }
+      // Where the estimate is larger, it wins too: the Generator's own program (RunGen
+      // --estimate_all) allocates the input so, and a schedule that computes whole tiles past
+      // what the outputs need reads there.
+      if (est_extent && *est_extent > 0) {
+        min = std::min(*min, est_min.value_or(0));
+        max = std::max(*max, est_min.value_or(0) + *est_extent - 1);
       }
       // The pipeline's own constraints (set_bounds, set_min, set_extent) win.
       if (auto c = const_value(p.min_constraint(d))) min = c;

@@ -4,11 +4,13 @@
 // way, so a pipeline tuned through `ktune tune --generator` is found again when the same
 // Generator is built with the plugin:
 //   - inputs: the buffer parameters, in the order the pipeline first reads them, of any
-//     type ktune can seed (dtype.h); each sized and placed where the outputs read it
-//     (bounds inference from the outputs' region), a constraint the pipeline sets on it
-//     (set_bounds) winning, its estimates used only where the reads are unbounded;
+//     type ktune can seed (dtype.h); each sized and placed to cover both where the outputs
+//     read it (bounds inference from the outputs' region) and its estimates (as the
+//     Generator's own RunGen --estimate_all allocates it), a constraint the pipeline sets
+//     on it (set_bounds) winning;
 //   - outputs: every output Func (a Tuple-valued one is one output per element), with the
-//     region of its estimates, mins included, or of its buffer's constraints;
+//     region of its estimates, mins included, or of its buffer's constraints, or of the
+//     Func's own bound() calls (output_bounds.h);
 //   - scalars: every scalar parameter (Input<float>, Input<int>, Input<bool>) at the value
 //     given for it, else at its estimate; UserError when it has neither;
 //   - seeded data: each input buffer drawn from the range given for it, else the default
