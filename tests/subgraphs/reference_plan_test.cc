@@ -83,6 +83,26 @@ TEST(ReferencePlan, AClampInAProducerBoundsTheRegionItIndexes) {
   EXPECT_EQ(lut->pure_loops[0].extent, 10);  // Halide's bounds of index's values: [0, 9]
 }
 
+TEST(ReferencePlan, AnInputReadAtAnUnboundedIndexIsSizedByItsEstimate) {
+  const PipelineSubgraph sg(
+      "shifted",
+      [] {
+        Halide::ImageParam in(Halide::Float(32), 2, "in"), shift(Halide::Float(32), 2, "shift");
+        in.dim(0).set_estimate(0, 100).dim(1).set_estimate(0, 20);
+        Func out("out");
+        out(x, y) = in(x + Halide::max(Halide::cast<int>(shift(x, y) * 8.0f), 0), y);
+        out.set_estimate(x, 0, 64).set_estimate(y, 0, 20);
+        return Halide::Pipeline(out);
+      },
+      "test", "");
+  ASSERT_EQ(sg.inputs().size(), 2u);
+  for (const TensorInfo& t : sg.inputs()) {
+    // in's x is unbounded above, so its estimate; shift is read where the output is.
+    EXPECT_EQ(t.shape, t.name == "in" ? (Shape{20, 100}) : (Shape{20, 64})) << t.name;
+  }
+  EXPECT_EQ(sg.key().key.size(), 32u);
+}
+
 // big(x, y, d) read at d = 0, 300000, 600000, 900000: its bounding box is 7 GB of f32.
 Halide::Pipeline sparse_read_of_a_huge_func() {
   Halide::ImageParam in(Halide::Float(32), 2, "in");
