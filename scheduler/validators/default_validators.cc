@@ -15,6 +15,7 @@ std::vector<std::unique_ptr<Validator>> default_validators() {
   v.push_back(make_vector_reduce_validator());
   v.push_back(make_pack_validator());
   v.push_back(make_storage_validator());
+  v.push_back(make_buffer_size_validator());
   v.push_back(make_unroll_validator());
   v.push_back(make_inline_expansion_validator());
   v.push_back(make_target_validator());
