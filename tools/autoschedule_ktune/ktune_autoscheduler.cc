@@ -21,7 +21,7 @@ std::string outputs_name(const Halide::Pipeline& pipeline) {
 
 std::string fallback_warning(const std::string& name, const std::string& reason, bool untuned,
                              const std::string& fallback, const std::string& db,
-                             const std::map<std::string, std::string>& params) {
+                             const std::map<std::string, std::string>& params, const std::string& input_flags) {
   std::string w = fallback == kNoFallback
                       ? "ktune: error: " + reason + "; KTUNE_FALLBACK_AUTOSCHEDULER=none, so " + name + " is not scheduled.\n"
                       : "ktune: warning: " + reason + "; scheduling " + name + " with " + fallback + " instead.\n";
@@ -30,7 +30,7 @@ std::string fallback_warning(const std::string& name, const std::string& reason,
     for (const auto& [k, v] : params) param_flags += " --param " + k + "=" + v;
     w += "ktune: to tune " + name + ", build its generator as a shared library (add_library(gens MODULE ...) linked to "
          "Halide::Halide, without GenGen) and run:\n"
-         "  ktune tune --generator libgens.so:" + name + param_flags + " --db " + (db.empty() ? "tuning.db" : db) +
+         "  ktune tune --generator libgens.so:" + name + param_flags + input_flags + " --db " + (db.empty() ? "tuning.db" : db) +
          " --budget 10m\n";
   }
   return w;
@@ -51,7 +51,8 @@ void autoschedule(const Halide::Pipeline& pipeline, const Halide::Target& target
     return;
   }
   const std::string warning =
-      fallback_warning(label, tuned.reason, tuned.untuned, config.fallback, config.db, invocation.params);
+      fallback_warning(label, tuned.reason, tuned.untuned, config.fallback, config.db, invocation.params,
+                       tune_input_flags(config));
   std::fputs(warning.c_str(), stderr);
   Halide::AutoSchedulerResults fallback = run_fallback(config.fallback, pipeline, target, params);
   std::string comment;

@@ -24,9 +24,10 @@ namespace ktune::autoschedule {
 void autoschedule(const Halide::Pipeline& pipeline, const Halide::Target& target, const Halide::MachineParams& params,
                   const PluginConfig& config, const std::string& name, Halide::AutoSchedulerResults* results);
 
-// The warning printed when falling back (exposed for tests).
+// The warning printed when falling back (exposed for tests); `input_flags` are the tune
+// flags of KTUNE_INPUTS (tune_input_flags).
 std::string fallback_warning(const std::string& name, const std::string& reason, bool untuned,
                              const std::string& fallback, const std::string& db,
-                             const std::map<std::string, std::string>& params);
+                             const std::map<std::string, std::string>& params, const std::string& input_flags = "");
 
 }  // namespace ktune::autoschedule

@@ -1,5 +1,6 @@
 #include "tools/autoschedule_ktune/plugin_config.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "common/error.h"
@@ -44,6 +45,17 @@ PluginConfig config_from_environment() {
     pos = comma + 1;
   }
   return config;
+}
+
+std::string tune_input_flags(const PluginConfig& config) {
+  std::string flags;
+  for (const auto& [name, value] : config.inputs) flags += " --input " + name + "=" + value;
+  for (const auto& [name, range] : config.input_ranges) {
+    char text[96];
+    std::snprintf(text, sizeof(text), "%.9g,%.9g", range.lo, range.hi);
+    flags += " --input-range " + name + "=" + text;
+  }
+  return flags;
 }
 
 }  // namespace ktune::autoschedule

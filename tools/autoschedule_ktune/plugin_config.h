@@ -37,4 +37,8 @@ struct PluginConfig {
 // Reads the variables above; empty values count as unset.
 PluginConfig config_from_environment();
 
+// The `ktune tune` flags that tune the workload KTUNE_INPUTS names:
+// " --input sigma=1.5 --input-range alpha=0.1,1" (empty when KTUNE_INPUTS is unset).
+std::string tune_input_flags(const PluginConfig& config);
+
 }  // namespace ktune::autoschedule

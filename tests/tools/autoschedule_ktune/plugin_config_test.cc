@@ -40,6 +40,7 @@ TEST_F(PluginConfigTest, InputRangesAreNameLoColonHi) {
   EXPECT_EQ(c.inputs_error, "");
   EXPECT_EQ(c.inputs, (std::map<std::string, std::string>{{"sigma", "1.5"}}));
   EXPECT_EQ(c.input_ranges, (subgraphs::InputRanges{{"alpha", {0.1, 1}}, {"input", {0, 4095}}}));
+  EXPECT_EQ(tune_input_flags(c), " --input sigma=1.5 --input-range alpha=0.1,1 --input-range input=0,4095");
   setenv("KTUNE_INPUTS", "alpha=0.1:x", 1);
   c = config_from_environment();
   EXPECT_NE(c.inputs_error.find("KTUNE_INPUTS: alpha: HI: expected alpha=LO:HI"), std::string::npos) << c.inputs_error;

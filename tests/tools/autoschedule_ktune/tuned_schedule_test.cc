@@ -130,6 +130,28 @@ TEST_F(TunedSchedule, PluginKeyEqualsTheKeyOfTheGeneratorLoadedByKtune) {
   EXPECT_NE(lookup({}, absent).workload_key, lookup({{"width", "200"}}, absent).workload_key);
 }
 
+// KTUNE_INPUTS=input=0.5:2 gives the plugin the key `ktune tune --input-range input=0.5,2`
+// stored; without it the plugin computes the default range's key.
+TEST_F(TunedSchedule, InputRangesFromKtuneInputsGiveTheKeyOfTheSameRangeInKtune) {
+  PluginConfig absent;
+  absent.db = "/nonexistent/tuning.db";
+  const auto plain = subgraphs::load_generator_subgraph(demo_ref(), {});
+  const auto ranged = subgraphs::load_generator_subgraph(demo_ref(), {}, {}, {{"input", {0.5, 2}}});
+  ASSERT_NE(plain->key().key, ranged->key().key);
+  PluginConfig with_range = absent;
+  with_range.input_ranges = {{"input", {0.5, 2}}};
+  EXPECT_EQ(lookup({}, with_range).workload_key, ranged->key().key);
+  EXPECT_EQ(lookup({}, with_range).shapes, ranged->key().shapes);
+  EXPECT_EQ(lookup({}, absent).workload_key, plain->key().key);
+  // A range for an input the pipeline does not have: no key, and the reason names it.
+  PluginConfig wrong = absent;
+  wrong.input_ranges = {{"alpha", {0, 1}}};
+  EXPECT_THAT(lookup({}, wrong).reason, HasSubstr("no input buffer named \"alpha\""));
+  // The warning's tune command tunes the workload the plugin looked for.
+  EXPECT_THAT(fallback_warning(kGenerator, "untuned", true, "Adams2019", "", {}, tune_input_flags(with_range)),
+              HasSubstr("ktune tune --generator libgens.so:ktune_plugin_demo --input-range input=0.5,2 --db tuning.db"));
+}
+
 TEST_F(TunedSchedule, AppliesTheStoredScheduleAndReturnsItsSource) {
   const auto sg = subgraphs::load_generator_subgraph(demo_ref(), {});
   const scheduler::Space space(
