@@ -7,11 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <thread>
+
+#include "common/stop_request.h"
 
 namespace ktune {
 namespace {
@@ -21,6 +24,9 @@ using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
+
+// The longest the parent waits on its child's pipe before it looks for a stop request.
+constexpr int kStopCheckMs = 50;
 
 [[noreturn]] void child_main(int fd, const std::function<void(int)>& body) {
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) ::signal(sig, SIG_DFL);
@@ -40,8 +46,17 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 void record_status(int status, ChildOutcome& out) {
   if (WIFSIGNALED(status)) {
     out.signal = WTERMSIG(status);
+    // The SIGTERM that asked the parent to stop may have been sent to the child too.
+    out.stopped = stop_requested();
   } else if (WIFEXITED(status)) {
     out.exit_code = WEXITSTATUS(status);
+  }
+}
+
+// Kills the child and waits until it is gone.
+void kill_and_reap(pid_t pid, int& status) {
+  kill(pid, SIGKILL);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
 }
 
@@ -49,6 +64,7 @@ void record_status(int status, ChildOutcome& out) {
 
 std::string describe_abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms) {
   if (!child.error.empty()) return child.error;
+  if (child.stopped) return what + " was stopped (the run was asked to stop)";
   if (child.timed_out) return what + " did not finish within " + std::to_string(static_cast<int64_t>(timeout_ms / 1000)) + " s";
   if (child.signal) return what + " crashed the process (" + strsignal(child.signal) + ")";
   return "";
@@ -68,6 +84,10 @@ bool write_all(int fd, const void* data, size_t size) {
 
 ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeout_ms) {
   ChildOutcome out;
+  if (stop_requested()) {
+    out.stopped = true;  // nothing new starts once the run is asked to stop
+    return out;
+  }
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     out.error = std::string("pipe failed: ") + std::strerror(errno);
@@ -91,11 +111,11 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
                                                  std::chrono::duration<double, std::milli>(timeout_ms));
   char buf[1 << 16];
   bool eof = false;
-  while (!eof) {
+  while (!eof && !stop_requested()) {
     const double left_ms = ms_between(Clock::now(), deadline);
     if (left_ms <= 0) break;
     pollfd pfd{fds[0], POLLIN, 0};
-    const int ready = poll(&pfd, 1, static_cast<int>(left_ms) + 1);
+    const int ready = poll(&pfd, 1, std::min(kStopCheckMs, static_cast<int>(left_ms) + 1));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;  // loop re-checks the deadline
     const ssize_t n = read(fds[0], buf, sizeof(buf));
@@ -107,7 +127,8 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
     }
   }
   close(fds[0]);
-  // The child closed its pipe (or the deadline passed): reap it, still within the deadline.
+  // The child closed its pipe (or the deadline passed, or a stop was requested): reap it,
+  // still within the deadline.
   int status = 0;
   for (;;) {
     const pid_t r = waitpid(pid, &status, WNOHANG);
@@ -116,10 +137,14 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
       break;
     }
     if (r < 0 && errno != EINTR) break;
+    if (stop_requested()) {
+      kill_and_reap(pid, status);
+      out.stopped = true;
+      out.signal = SIGKILL;
+      break;
+    }
     if (Clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
+      kill_and_reap(pid, status);
       out.timed_out = true;
       out.signal = SIGKILL;
       break;

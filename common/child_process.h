@@ -1,6 +1,7 @@
 // Running a function in a forked child with a deadline: the child writes its answer to a
 // pipe and exits; the parent poll()s the pipe, SIGKILLs the child when the deadline
-// passes, and reaps it. A child that crashes, hangs or exits early never harms the parent.
+// passes or a stop is requested (common/stop_request.h), and reaps it. A child that
+// crashes, hangs or exits early never harms the parent.
 // No Halide here: the callers decide what runs in the child (PLATFORM_NOTES.md item 9).
 #pragma once
 
@@ -15,6 +16,8 @@ struct ChildOutcome {
   bool timed_out = false;  // the deadline passed and the parent killed it (SIGKILL)
   int signal = 0;          // signal that ended it (SIGKILL when timed_out); 0 if it exited
   int exit_code = -1;      // exit status when it exited normally; -1 otherwise
+  bool stopped = false;    // a stop was requested while it ran: the parent killed it (SIGKILL), or
+                          // the signal that asked for the stop ended it too; it said nothing
   double wall_ms = 0;      // from fork to reaping, in milliseconds
   std::string error;       // non-empty if fork or pipe failed (the child never ran)
 };
@@ -22,15 +25,15 @@ struct ChildOutcome {
 // Exit code of a child whose body threw an exception.
 inline constexpr int kChildExceptionExit = 3;
 
-// Forks; the child resets crash signals to their defaults, disables core dumps, runs
-// `body(fd)` (fd is the write end of the pipe) and calls _exit(0), or
-// _exit(kChildExceptionExit) if body throws. The parent gives it `timeout_ms`. Call only
+// Forks; the child resets crash signals to their defaults, disables core dumps, runs `body(fd)` (fd is the write end of the
+// pipe) and calls _exit(0), or _exit(kChildExceptionExit) if body throws. The parent gives
+// it `timeout_ms`; once a stop is requested it kills the child, and starts none. Call only
 // while no other thread of this process holds a Halide or LLVM lock (no compile running).
 ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeout_ms);
 
 // How a child given `what` to do ("building generator blur") ended when it did not exit:
-// "... did not finish within 60 s", "... crashed the process (Segmentation fault)", or why
-// it never ran. Empty when it exited (whatever its code).
+// "... did not finish within 60 s", "... crashed the process (Segmentation fault)", "... was
+// stopped", or why it never ran. Empty when it exited (whatever its code).
 std::string describe_abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms);
 
 // Writes all of `size` bytes, retrying partial writes and EINTR; false on any error.

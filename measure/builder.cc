@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/stop_request.h"
 #include "measure/compiled_kernel.h"
 #include "measure/usable_cores.h"
 #include "subgraphs/subgraph.h"
@@ -82,7 +84,42 @@ void trim_message(std::string& message) {
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
 }
 
-BuiltCandidate build_one(const Candidate& candidate, const Halide::Target& target, double timeout_ms) {
+// True once `stop` (BuildOptions::stop, null: never) asks for a stop.
+bool stopping(const std::atomic<int>* stop) { return stop && stop->load() != 0; }
+
+// How often a thread waiting for a compile looks for a stop request.
+constexpr std::chrono::milliseconds kStopCheck{50};
+
+// Leaves `job` to finish in the background (its code is discarded when it does).
+void abandon(const std::shared_ptr<CompileJob>& job, std::unique_lock<std::mutex>& lock, std::thread& helper) {
+  job->abandoned = true;
+  g_late_builds.fetch_add(1);
+  lock.unlock();
+  helper.detach();
+}
+
+// Runs `job`'s compile on a helper thread and waits for it until `deadline` or a stop;
+// false when it was abandoned.
+bool compile_with_deadline(const std::shared_ptr<CompileJob>& job, Clock::time_point deadline,
+                           const std::atomic<int>* stop, bool& stopped) {
+  std::thread helper([job] { run_compile(*job); });
+  std::unique_lock<std::mutex> lock(job->mutex);
+  for (;;) {
+    const Clock::time_point until = std::min(deadline, Clock::now() + kStopCheck);
+    if (job->finished_cv.wait_until(lock, until, [&] { return job->finished; })) break;
+    stopped = stopping(stop);
+    if (stopped || Clock::now() >= deadline) {
+      abandon(job, lock, helper);
+      return false;
+    }
+  }
+  lock.unlock();
+  helper.join();
+  return true;
+}
+
+BuiltCandidate build_one(const Candidate& candidate, const Halide::Target& target, double timeout_ms,
+                         const std::atomic<int>* stop) {
   BuiltCandidate out;
   out.candidate = candidate;
   const Clock::time_point start = Clock::now();
@@ -102,21 +139,16 @@ BuiltCandidate build_one(const Candidate& candidate, const Halide::Target& targe
   if (timeout_ms <= 0) {
     run_compile(*job);
   } else {
-    std::thread helper([job] { run_compile(*job); });
-    std::unique_lock<std::mutex> lock(job->mutex);
-    const auto deadline = start + std::chrono::duration<double, std::milli>(timeout_ms);
-    if (job->finished_cv.wait_until(lock, deadline, [&] { return job->finished; })) {
-      lock.unlock();
-      helper.join();
-    } else {
-      job->abandoned = true;
-      g_late_builds.fetch_add(1);
-      lock.unlock();
-      helper.detach();
-      out.build.status = MeasureStatus::kBuildTimeout;
-      out.build.message = "compilation did not finish within " + std::to_string(static_cast<int64_t>(timeout_ms)) +
-                          " ms; abandoned (it finishes in the background and its code is discarded)";
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double, std::milli>(timeout_ms));
+    bool stopped = false;
+    if (!compile_with_deadline(job, deadline, stop, stopped)) {
       out.build.build_ms = ms_since(start);
+      out.skipped = stopped;  // a stop gives no verdict on the candidate
+      out.build.status = MeasureStatus::kBuildTimeout;
+      out.build.message = stopped ? "compilation abandoned: the run was asked to stop"
+                                  : "compilation did not finish within " + std::to_string(static_cast<int64_t>(timeout_ms)) +
+                                        " ms; abandoned (it finishes in the background and its code is discarded)";
       return out;
     }
   }
@@ -186,11 +218,11 @@ BuildBatch build_candidates(const std::vector<Candidate>& candidates, const Buil
   arena.execute([&] {
     tbb::parallel_for(0, threads, [&](int) {
       for (size_t i = next++; i < candidates.size(); i = next++) {
-        if (options.start_before && Clock::now() >= *options.start_before) {
+        if ((options.start_before && Clock::now() >= *options.start_before) || stopping(options.stop)) {
           batch.candidates[i].candidate = candidates[i];
           batch.candidates[i].skipped = true;
         } else {
-          batch.candidates[i] = build_one(candidates[i], target, options.timeout_ms);
+          batch.candidates[i] = build_one(candidates[i], target, options.timeout_ms, options.stop);
         }
       }
     });
@@ -218,9 +250,15 @@ BuildBatch build_candidates(const std::vector<Candidate>& candidates, const Buil
 int late_builds_in_flight() { return g_late_builds.load(); }
 
 bool wait_for_late_builds(double timeout_ms) {
+  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double, std::milli>(timeout_ms));
   std::unique_lock<std::mutex> lock(g_late_mutex);
-  return g_late_done.wait_for(lock, std::chrono::duration<double, std::milli>(timeout_ms),
-                              [] { return g_late_builds.load() == 0; });
+  while (g_late_builds.load() != 0 && !stop_requested()) {
+    const Clock::time_point until = std::min(deadline, Clock::now() + kStopCheck);
+    g_late_done.wait_until(lock, until, [] { return g_late_builds.load() == 0; });
+    if (Clock::now() >= deadline) break;
+  }
+  return g_late_builds.load() == 0;
 }
 
 }  // namespace ktune::measure

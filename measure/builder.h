@@ -14,6 +14,7 @@
 // LLVM holds a lock could deadlock the child).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -42,6 +43,10 @@ struct BuildOptions {
   // built: it comes back with `skipped` set, so that a budget ends within one candidate's
   // build.
   std::optional<std::chrono::steady_clock::time_point> start_before;
+  // Once it is non-zero (a stop was requested), no candidate starts and the compiles in
+  // flight are abandoned as a missed deadline abandons them: all of these come back
+  // `skipped`, so that a stop ends a batch within a fraction of a second. Null: none.
+  const std::atomic<int>* stop = nullptr;
 };
 
 // The JIT target that runs kernels built for a device whose Halide target is
@@ -59,7 +64,8 @@ struct BuiltCandidate {
   MeasureResult build;
   // The compiled pipeline; null unless build.status is kOk.
   std::shared_ptr<const CompiledKernel> kernel;
-  // Not built because BuildOptions::start_before had passed; `build` means nothing then.
+  // Not built because BuildOptions::start_before had passed or a stop was requested
+  // (BuildOptions::stop); `build` means nothing then.
   bool skipped = false;
 };
 
@@ -91,8 +97,9 @@ BuildBatch build_candidates(const std::vector<Candidate>& candidates, const Buil
 // Abandoned compiles (see the top of this file) still running in the background.
 int late_builds_in_flight();
 
-// Waits until no abandoned compile is running or `timeout_ms` has passed; true if none is
-// left. Call it before exiting a process that abandoned compiles.
+// Waits until no abandoned compile is running, `timeout_ms` has passed or a stop is
+// requested (common/stop_request.h); true if none is left. Call it before exiting a process
+// that abandoned compiles.
 bool wait_for_late_builds(double timeout_ms);
 
 }  // namespace ktune::measure

@@ -12,6 +12,16 @@ namespace ktune::search {
 using scheduler::Rng;
 using scheduler::Schedule;
 
+namespace {
+
+// Schedules sampled, mutated or scored between two looks at SearchParams::give_up: the
+// features of one schedule of a 90-Func pipeline take most of a second.
+constexpr size_t kGiveUpCheckEvery = 4;
+
+}  // namespace
+
+bool EvolutionarySearch::giving_up() const { return params_.give_up && params_.give_up(); }
+
 EvolutionarySearch::EvolutionarySearch(const scheduler::Space& space, const cost_model::FeatureExtractor& features,
                                        SearchParams params)
     : space_(space), features_(features), params_(params) {}
@@ -19,10 +29,14 @@ EvolutionarySearch::EvolutionarySearch(const scheduler::Space& space, const cost
 std::vector<EvolutionarySearch::Scored> EvolutionarySearch::score(const std::vector<Schedule>& schedules,
                                                                   const cost_model::CostModel& model) const {
   std::vector<Scored> out;
-  if (schedules.empty()) return out;
-  const std::vector<float> scores = model.predict(features_.extract(schedules));
-  for (size_t i = 0; i < schedules.size(); ++i) {
-    out.push_back({schedules[i], schedules[i].hash(), i < scores.size() ? static_cast<double>(scores[i]) : 0.0});
+  for (size_t first = 0; first < schedules.size() && !giving_up(); first += kGiveUpCheckEvery) {
+    const size_t last = std::min(schedules.size(), first + kGiveUpCheckEvery);
+    const std::vector<Schedule> chunk(schedules.begin() + static_cast<std::ptrdiff_t>(first),
+                                      schedules.begin() + static_cast<std::ptrdiff_t>(last));
+    const std::vector<float> scores = model.predict(features_.extract(chunk));
+    for (size_t i = 0; i < chunk.size(); ++i) {
+      out.push_back({chunk[i], chunk[i].hash(), i < scores.size() ? static_cast<double>(scores[i]) : 0.0});
+    }
   }
   return out;
 }
@@ -36,6 +50,7 @@ std::vector<Schedule> EvolutionarySearch::seed_population(const std::vector<Sche
     if (seen.insert(s.hash()).second) population.push_back(s);
   }
   for (int tries = 0; static_cast<int>(population.size()) < params_.population && tries < 4 * params_.population; ++tries) {
+    if (tries % kGiveUpCheckEvery == 0 && giving_up()) break;
     const auto s = space_.sample(rng);
     if (s && seen.insert(s->hash()).second) population.push_back(*s);
   }
@@ -52,7 +67,7 @@ std::vector<EvolutionarySearch::Scored> EvolutionarySearch::evolve(const std::ve
     const Scored& b = from[rng.below(static_cast<int64_t>(from.size()))];
     return a.score >= b.score ? a : b;
   };
-  for (int g = 0; g < params_.generations && !current.empty(); ++g) {
+  for (int g = 0; g < params_.generations && !current.empty() && !giving_up(); ++g) {
     std::sort(current.begin(), current.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
     std::vector<Schedule> children;
     std::set<std::string> fresh;
@@ -61,6 +76,7 @@ std::vector<EvolutionarySearch::Scored> EvolutionarySearch::evolve(const std::ve
     std::vector<Schedule> next;
     for (size_t i = 0; i < elites && i < current.size(); ++i) next.push_back(current[i].schedule);
     for (int tries = 0; static_cast<int>(next.size() + children.size()) < params_.population && tries < 6 * params_.population; ++tries) {
+      if (tries % kGiveUpCheckEvery == 0 && giving_up()) break;
       std::optional<Schedule> child;
       if (rng.chance(params_.mutation_probability)) {
         child = space_.mutate(tournament(current).schedule, rng);

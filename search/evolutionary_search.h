@@ -9,6 +9,7 @@
 // Measuring and retraining (steps 4 and 5 of a round) belong to the Tuner.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct SearchParams {
   // afresh; and whether the naive schedule is measured first, beside the heuristic.
   double mutate_fraction = 0;
   bool naive_first = false;
+  // When set, asked between steps (every few samples, mutations or scores): once it says
+  // true (a stop was requested, or the time budget is spent) the search stops growing its
+  // population and picks from what it has scored.
+  std::function<bool()> give_up;
 };
 
 // A candidate to measure.
@@ -73,6 +78,8 @@ class EvolutionarySearch {
   const SearchParams& params() const { return params_; }
 
  private:
+  // True once SearchParams::give_up says so.
+  bool giving_up() const;
   std::vector<Scored> score(const std::vector<scheduler::Schedule>& schedules, const cost_model::CostModel& model) const;
 
   const scheduler::Space& space_;

@@ -15,6 +15,13 @@ bool beats(const measure::MeasureResult& r, double incumbent_ns) {
   return r.ok() && (incumbent_ns < 0 || r.median_ns < incumbent_ns);
 }
 
+// A failure measured while a stop was requested says nothing of the candidate: the stop may
+// have killed its run (or refused to start it). It is not reported, so it is measured again
+// by the next run.
+bool ended_by_stop(const measure::MeasureResult& r, const std::atomic<int>& stop) {
+  return !r.ok() && stop.load() != 0;
+}
+
 }  // namespace
 
 LocalMeasurer::LocalMeasurer(LocalMeasurerOptions options)
@@ -33,6 +40,8 @@ void LocalMeasurer::measure(const MeasureRound& round, const std::atomic<int>& s
   build.threads = options_.build_threads;
   build.target = options_.jit_target;
   build.start_before = round.start_before;
+  build.stop = &stop;
+  stop_ = &stop;
   const measure::BuildBatch batch = measure::build_candidates(candidates, build);
   double incumbent = round.incumbent_ns;
   const Provenance who{options_.host, options_.rank, ""};
@@ -44,6 +53,7 @@ void LocalMeasurer::measure(const MeasureRound& round, const std::atomic<int>& s
     std::optional<measure::MeasureResult> retimed;
     // One lucky timing must not become the best that tune prints and the database keeps.
     if (beats(r, incumbent)) r = confirm(round, challenger, std::move(r), retimed);
+    if (ended_by_stop(r, stop)) break;
     bool go_on = true;
     if (retimed) {
       go_on = on_result(round.items.size(), *retimed, who);
@@ -88,6 +98,7 @@ const measure::BuiltCandidate* LocalMeasurer::built_incumbent(const MeasureRound
   build.threads = 1;
   build.target = options_.jit_target;
   build.start_before = round.start_before;
+  build.stop = stop_;
   measure::BuildBatch one = measure::build_candidates({candidate_of(round, *round.incumbent)}, build);
   measure::BuiltCandidate& built = one.candidates.front();
   if (!built.build.ok() || !built.kernel) return nullptr;
@@ -102,6 +113,10 @@ void LocalMeasurer::keep_incumbent(const std::string& workload_key, measure::Bui
   if (kept.size() > kKeptIncumbents) kept.pop_back();
 }
 
-void LocalMeasurer::finish() { measure::wait_for_late_builds(60000); }
+void LocalMeasurer::finish() {
+  // A stopped run ends now: a compile it abandoned has nothing left to disturb.
+  const bool stopping = stop_ && stop_->load() != 0;
+  measure::wait_for_late_builds(stopping ? 0 : 60000);
+}
 
 }  // namespace ktune::search

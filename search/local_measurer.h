@@ -58,6 +58,9 @@ class LocalMeasurer : public Measurer {
   // Compiled incumbents by workload key, the newest first. The kernels outlive their rounds;
   // the Subgraph and Analysis they point to live as long as the tuning run.
   std::map<std::string, std::deque<measure::BuiltCandidate>> incumbents_;
+  // The stop flag of the last round measured: finish() does not wait for abandoned compiles
+  // once it is set.
+  const std::atomic<int>* stop_ = nullptr;
 };
 
 // A new best's first timing is confirmed by this many more runs, and all are combined.

@@ -17,9 +17,11 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "common/check.h"
 #include "common/error.h"
+#include "common/stop_request.h"
 #include "cost_model/analytical_model.h"
 #include "cost_model/dataset.h"
 #include "cost_model/extractor.h"
@@ -128,6 +130,7 @@ struct TuningRun {
   scheduler::Rng rng;
   TuneSummary summary;
   std::vector<size_t> active;  // tasks that still have unmeasured schedules to propose
+  SearchParams search;         // opt.search, giving up once a stop or the time budget ends the run
 
   // A round handed to the measurer and not collected yet.
   struct SubmittedRound {
@@ -140,13 +143,15 @@ struct TuningRun {
   std::deque<SubmittedRound> submitted;  // oldest first, at most measurer.depth()
   int submitted_trials = 0;              // their candidates
 
-  // Opens the database and begins this run's record, in that order.
-  TuningRun(const TuneOptions& o, Progress& p, std::vector<Task>& ts, const std::atomic<int>& s, Measurer& m)
+  // Opens the database and begins this run's record, in that order. The budget counts from
+  // `began`, when the tasks' analysis began.
+  TuningRun(const TuneOptions& o, Progress& p, std::vector<Task>& ts, const std::atomic<int>& s, Measurer& m,
+            std::chrono::steady_clock::time_point began)
       : opt(o),
         progress(p),
         tasks(ts),
         stop(s),
-        start(std::chrono::steady_clock::now()),
+        start(began),
         store(open_database(o)),
         device_key(targets::device_key(o.device)),
         device_id(store.upsert_device(schedule_store::device_record(o.device))),
@@ -155,6 +160,8 @@ struct TuningRun {
         task_scheduler(o.task_scheduler),
         rng(o.seed) {
     summary.db_path = o.db_path;
+    search = o.search;
+    search.give_up = [this] { return !time_left(); };
     for (const targets::Device& d : measurer.other_devices()) {
       other_device_ids[targets::device_key(d)] = store.upsert_device(schedule_store::device_record(d));
     }
@@ -175,7 +182,7 @@ struct TuningRun {
   // References first: a subgraph whose reference cannot be computed cannot be tuned.
   void compute_references() {
     for (Task& t : tasks) {
-      if (!t.summary.stopped.empty()) continue;
+      if (!t.summary.stopped.empty() || !time_left()) continue;
       progress.note("ktune: " + t.summary.name + ": computing the reference");
       t.summary.stopped = measurer.prepare(*t.subgraph);
     }
@@ -211,10 +218,15 @@ struct TuningRun {
     progress.update(elapsed(), summary.trials, lines);
   }
 
+  // False once a signal or the time budget has ended the run.
+  bool time_left() const {
+    if (stop.load() != 0) return false;
+    return !(opt.budget.seconds && elapsed() >= *opt.budget.seconds);
+  }
+
   // False once a signal, the time budget or the trial budget has ended the run.
   bool budget_left() const {
-    if (stop.load() != 0) return false;
-    if (opt.budget.seconds && elapsed() >= *opt.budget.seconds) return false;
+    if (!time_left()) return false;
     if (opt.budget.trials && summary.trials >= *opt.budget.trials) return false;
     return true;
   }
@@ -297,7 +309,7 @@ struct TuningRun {
   // Task `t`'s proposals for this round, no more than the trial budget has left once the
   // rounds being measured are counted.
   std::vector<Proposal> propose_within_budget(Task& t, const cost_model::CostModel& scorer) {
-    std::vector<Proposal> proposals = propose_round(t, opt.search, scorer, rng, progress);
+    std::vector<Proposal> proposals = propose_round(t, search, scorer, rng, progress);
     if (opt.budget.trials) {
       const int left = *opt.budget.trials - summary.trials - submitted_trials;
       if (static_cast<int>(proposals.size()) > left) proposals.resize(std::max(0, left));
@@ -484,12 +496,24 @@ struct Tuner::State {
   Progress& progress;
   std::vector<Task> tasks;
   std::unique_ptr<Measurer> measurer;
+  // When the run began: its time budget covers the analysis of its tasks too.
+  std::chrono::steady_clock::time_point began = std::chrono::steady_clock::now();
   State(TuneOptions o, Progress& p) : options(std::move(o)), progress(p) {}
+
+  // Seconds of the time budget left (none without one).
+  std::optional<double> seconds_left() const {
+    if (!options.budget.seconds) return std::nullopt;
+    return *options.budget.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  }
 };
 
 LocalMeasurerOptions local_measurer_options(const TuneOptions& options) {
   LocalMeasurerOptions local;
   local.run = runner_options(options);
+  // A reference that takes longer than the whole time budget leaves nothing to tune with.
+  if (options.budget.seconds) {
+    local.run.reference_timeout_ms = std::min(local.run.reference_timeout_ms, 1000 * *options.budget.seconds);
+  }
   local.build_threads = options.build_threads;
   // A GPU device is this machine's: its kernels are JIT-compiled for the host plus the GPU.
   local.jit_target = measure::jit_target_for(options.device.halide_target);
@@ -507,12 +531,7 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
   const scheduler::TargetInfo target = scheduler::target_info_from_device(state_->options.device);
   for (auto& sg : subgraphs) {
     Task t;
-    // A pipeline that crashes or hangs the analysis is one task given up, not the run.
-    t.summary.stopped = probe_task(*sg, target, kProbeTimeoutMs);
-    if (t.summary.stopped.empty()) {
-      t.space = std::make_unique<scheduler::Space>(scheduler::analyze(*sg, target));
-      t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
-    }
+    t.summary.stopped = analyze_task(*sg, target, t);
     t.progress.weight = sg->weight();
     if (state_->options.roofline) t.progress.roofline = state_->options.roofline(*sg);
     t.summary.roofline_ns = t.progress.roofline.total_ns();
@@ -525,10 +544,27 @@ Tuner::Tuner(TuneOptions options, std::vector<std::unique_ptr<subgraphs::Subgrap
   }
 }
 
+std::string Tuner::analyze_task(const subgraphs::Subgraph& subgraph, const scheduler::TargetInfo& target,
+                                internal::Task& t) const {
+  if (stop_requested()) return "not analyzed: the run was asked to stop";
+  // The probe may take what is left of the time budget: it also extracts the features of a
+  // few schedules, the slow part; the analysis here repeats a fraction of its work.
+  double timeout_ms = kProbeTimeoutMs;
+  if (const std::optional<double> left = state_->seconds_left()) {
+    if (*left <= 0) return "not analyzed: the time budget was spent before its turn";
+    timeout_ms = std::min(timeout_ms, 1000 * *left);
+  }
+  // A pipeline that crashes or hangs the analysis is one task given up, not the run.
+  if (std::string why = probe_task(subgraph, target, timeout_ms); !why.empty()) return why;
+  t.space = std::make_unique<scheduler::Space>(scheduler::analyze(subgraph, target));
+  t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
+  return "";
+}
+
 Tuner::~Tuner() = default;
 
 TuneSummary Tuner::run(const std::atomic<int>& stop) {
-  TuningRun tuning(state_->options, state_->progress, state_->tasks, stop, *state_->measurer);
+  TuningRun tuning(state_->options, state_->progress, state_->tasks, stop, *state_->measurer, state_->began);
   tuning.load_task_states();
   tuning.compute_references();
   tuning.load_cost_model();

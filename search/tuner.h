@@ -28,9 +28,16 @@ namespace ktune::subgraphs {
 class Subgraph;
 }
 
+namespace ktune::scheduler {
+struct TargetInfo;
+}
+
 namespace ktune::search {
 
 class Progress;
+namespace internal {
+struct Task;
+}
 
 struct TuneOptions {
   std::string db_path;                 // SQLite file (created if missing)
@@ -98,10 +105,18 @@ class Tuner {
         std::unique_ptr<Measurer> measurer = nullptr);
   ~Tuner();
 
-  // Runs until the budget ends or `stop` becomes non-zero (checked between candidates).
+  // Runs until the budget ends or `stop` becomes non-zero (between candidates, and within a
+  // round's search and compiles). The time budget counts from the construction: analysis,
+  // references and model training spend it too.
   TuneSummary run(const std::atomic<int>& stop);
 
  private:
+  // Analyzes `subgraph` into `t` (space and features), first in a child bounded by the time
+  // budget; returns why it cannot be tuned, or empty. Refuses once a stop is requested
+  // (common/stop_request.h).
+  std::string analyze_task(const subgraphs::Subgraph& subgraph, const scheduler::TargetInfo& target,
+                           internal::Task& t) const;
+
   struct State;
   std::unique_ptr<State> state_;
 };

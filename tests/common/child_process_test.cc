@@ -4,7 +4,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
+
+#include "common/stop_request.h"
 
 namespace ktune {
 namespace {
@@ -55,6 +59,30 @@ TEST(MeasureChildProcessTest, KillsAChildThatClosedItsPipeButHangs) {
       300);
   EXPECT_TRUE(c.timed_out);
   EXPECT_EQ(c.output, "x");
+}
+
+TEST(MeasureChildProcessTest, AStopRequestKillsTheChildAtOnce) {
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    request_stop();
+  });
+  const ChildOutcome c = run_in_child([](int) { sleep(30); }, 30000);
+  stopper.join();
+  clear_stop_requests();
+  EXPECT_TRUE(c.stopped);
+  EXPECT_FALSE(c.timed_out);
+  EXPECT_EQ(c.signal, SIGKILL);
+  EXPECT_LT(c.wall_ms, 2000);
+  EXPECT_NE(describe_abnormal_end(c, "sleeping", 30000).find("was stopped"), std::string::npos);
+}
+
+TEST(MeasureChildProcessTest, NoChildStartsOnceAStopIsRequested) {
+  request_stop();
+  const ChildOutcome c = run_in_child([](int fd) { write_all(fd, "ran", 3); }, 30000);
+  clear_stop_requests();
+  EXPECT_TRUE(c.stopped);
+  EXPECT_EQ(c.output, "");
+  EXPECT_EQ(c.signal, 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -139,6 +140,38 @@ TEST(BuilderTest, CandidatesNotStartedBeforeTheCutoffAreSkipped) {
   EXPECT_EQ(built.stats.skipped, 2);  // and count nowhere else
   EXPECT_EQ(built.stats.candidates, 1);
   EXPECT_EQ(built.stats.built, 1);
+}
+
+// A stop (SIGTERM to `ktune tune`) must not wait for a compile: the one in flight is
+// abandoned, the rest never start, and none of them is a verdict on its candidate.
+TEST(BuilderTest, AStopAbandonsTheCompileInFlightAndStartsNoOther) {
+  const auto scale = testing::make_scale();
+  auto slow = [](const subgraphs::BuiltPipeline& built) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    subgraphs::apply_trivial_schedule(built);
+  };
+  build_candidates({make_candidate(scale.get(), "warm", nullptr)}, BuildOptions{1, 60000, "", std::nullopt});
+  std::atomic<int> stop{0};
+  BuildOptions options{1, 60000, "", std::nullopt};
+  options.stop = &stop;
+  std::thread stopper([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop = 1;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const BuildBatch built = build_candidates(
+      {make_candidate(scale.get(), "a", slow), make_candidate(scale.get(), "b", slow), make_candidate(scale.get(), "c", slow)},
+      options);
+  const double batch_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  stopper.join();
+  EXPECT_LT(batch_ms, 1000) << "waited for the compile in flight";
+  for (const BuiltCandidate& b : built.candidates) {
+    EXPECT_TRUE(b.skipped) << b.candidate.label;
+    EXPECT_EQ(b.kernel, nullptr);
+  }
+  EXPECT_EQ(built.stats.skipped, 3);
+  EXPECT_EQ(late_builds_in_flight(), 1) << "the abandoned compile finishes in the background";
+  EXPECT_TRUE(wait_for_late_builds(30000));
 }
 
 TEST(BuilderTest, CompilesForTheRequestedTarget) {

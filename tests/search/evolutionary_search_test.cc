@@ -68,6 +68,20 @@ TEST_F(EvolutionarySearchTest, GreedyPicksAreTheBestScoredOfThePool) {
   }
 }
 
+// Once SearchParams::give_up says so (a stop, the budget's end), the search grows nothing
+// more: no generation runs, and what was scored is all it picks from.
+TEST_F(EvolutionarySearchTest, GivingUpStopsTheSearchBetweenSteps) {
+  int asked = 0;
+  params_.give_up = [&asked] { return ++asked > 3; };
+  EvolutionarySearch search(*space_, *features_, params_);
+  scheduler::Rng rng(4);
+  const auto population = search.seed_population({space_->heuristic()}, rng);
+  EXPECT_LT(static_cast<int>(population.size()), params_.population) << "sampling stopped early";
+  const auto pool = search.evolve(population, *model_, rng);
+  EXPECT_TRUE(pool.empty()) << "nothing scored once it gave up";
+  EXPECT_TRUE(search.propose({space_->heuristic()}, {}, *model_, rng).empty());
+}
+
 TEST_F(EvolutionarySearchTest, InvalidSeedsAreDropped) {
   EvolutionarySearch search(*space_, *features_, params_);
   scheduler::Rng rng(3);

@@ -4,8 +4,9 @@
 // tuning run, on the host CPU or on a GPU of this machine (targets/tuning_device.h); started by
 // mpirun or srun, rank 0 tunes and the other ranks measure (cluster/). Every measurement is
 // committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
-// stops after the current candidate, commits and prints the summary (exit 0); a second
-// Ctrl-C exits at once (the database stays consistent).
+// stops within seconds from any phase (a child is killed, compiles abandoned), commits what
+// was measured and prints the summary (exit 0); a second one exits at once (the database
+// stays consistent).
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@
 #include "cluster/worker.h"
 #include "common/duration_text.h"
 #include "common/error.h"
+#include "common/stop_request.h"
+#include "measure/builder.h"
 #include "search/budget.h"
 #include "search/progress.h"
 #include "search/tuner.h"
@@ -36,17 +39,16 @@
 namespace ktune::cli {
 namespace {
 
-std::atomic<int> g_stop_requests{0};
-
 // A kernel this much faster than the measured compute peak allows is reported: beyond the
 // timing noise, the peak was measured under another load.
 constexpr double kReportedPeakCorrection = 1.05;
 
 extern "C" void on_stop_signal(int) {
-  // The first request stops after the candidate being measured; the second ends the process
-  // at once (SQLite's journal keeps the file consistent). write() is async-signal-safe.
-  if (g_stop_requests.fetch_add(1) == 0) {
-    static const char kFirst[] = "\nktune: stopping after the candidate being measured (interrupt again to stop at once)\n";
+  // The first request stops the run (a child being measured is killed, compiles are
+  // abandoned); the second ends the process at once (SQLite's journal keeps the file
+  // consistent; the children die with it). write() is async-signal-safe.
+  if (ktune::request_stop() == 0) {
+    static const char kFirst[] = "\nktune: stopping; committing what was measured (interrupt again to stop at once)\n";
     const ssize_t written = write(STDERR_FILENO, kFirst, sizeof kFirst - 1);
     (void)written;
     return;
@@ -55,6 +57,38 @@ extern "C" void on_stop_signal(int) {
   const ssize_t written = write(STDERR_FILENO, kSecond, sizeof kSecond - 1);
   (void)written;
   _exit(130);
+}
+
+// SIGINT and SIGTERM ask the run to stop while it lives (from before the subgraphs load).
+class StopSignals {
+ public:
+  StopSignals() {
+    ktune::clear_stop_requests();
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// Ends the process with `code` without running static destructors when a compile the run
+// abandoned still runs in the background (LLVM's statics must not go away under it); the
+// database is closed and the output flushed first.
+int exit_leaving_abandoned_compiles(int code) {
+  if (measure::late_builds_in_flight() == 0) return code;
+  std::fflush(nullptr);
+  _exit(code);
 }
 
 struct TuneCliOptions {
@@ -163,7 +197,15 @@ int run_tune(const TuneCliOptions& opt) {
   o.task_scheduler.rule = search::parse_task_rule(opt.task_rule, "--task-rule");
   o.command = opt.argv;
 
-  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
+  const StopSignals stop_signals;
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
+  try {
+    subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
+  } catch (const std::exception&) {
+    if (!ktune::stop_requested()) throw;
+    std::printf("\nInterrupted while loading the subgraphs; nothing was tuned\n");
+    return kExitOk;
+  }
   std::vector<const subgraphs::GeneratorSubgraph*> generators;  // owned by the tuner below
   for (const auto& sg : subgraphs) {
     if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(sg.get())) generators.push_back(gen);
@@ -195,17 +237,7 @@ int run_tune(const TuneCliOptions& opt) {
                subgraphs.size() == 1 ? "" : "s", targets::device_key(o.device).c_str(), opt.db.c_str(), o.budget.text.c_str());
   search::Tuner tuner(std::move(o), std::move(subgraphs), progress, std::move(measurer));
 
-  g_stop_requests = 0;
-  struct sigaction sa {};
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  struct sigaction old_int {}, old_term {};
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  const search::TuneSummary summary = tuner.run(g_stop_requests);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  const search::TuneSummary summary = tuner.run(ktune::stop_requests());
 
   std::printf("\n%-18s %12s %16s %9s %14s %14s %14s\n", "subgraph", "best", "throughput", "roofline", "trials (run)",
               "vs heuristic", "vs first");
@@ -229,9 +261,9 @@ int run_tune(const TuneCliOptions& opt) {
               ktune::format_seconds(summary.elapsed_s).c_str(), summary.trials, summary.db_path.c_str());
   if (!any_ok && !summary.interrupted) {
     std::fprintf(stderr, "ktune tune: no subgraph has a schedule that ran correctly\n");
-    return kExitFailure;
+    return exit_leaving_abandoned_compiles(kExitFailure);
   }
-  return kExitOk;
+  return exit_leaving_abandoned_compiles(kExitOk);
 }
 
 }  // namespace
