@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,8 +29,11 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 // The longest the parent waits on its child's pipe before it looks for a stop request.
 constexpr int kStopCheckMs = 50;
 
-[[noreturn]] void child_main(int fd, const std::function<void(int)>& body) {
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) ::signal(sig, SIG_DFL);
+[[noreturn]] void child_main(pid_t parent, int fd, const std::function<void(int)>& body) {
+  end_with_parent(parent);
+  // A SIGTERM sent to the whole process group (timeout, Slurm) ends the child at once: the
+  // parent's handler, which only asks for a stop, must not keep it running.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE, SIGTERM, SIGINT, SIGHUP}) ::signal(sig, SIG_DFL);
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
   int code = 0;
@@ -61,6 +65,12 @@ void kill_and_reap(pid_t pid, int& status) {
 }
 
 }  // namespace
+
+void end_with_parent(pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The parent may have ended between fork() and prctl(): then nobody would ever kill us.
+  if (getppid() != parent) _exit(1);
+}
 
 std::string describe_abnormal_end(const ChildOutcome& child, const std::string& what, double timeout_ms) {
   if (!child.error.empty()) return child.error;
@@ -95,6 +105,7 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
   }
   std::fflush(nullptr);  // buffered output would otherwise be printed twice
   const Clock::time_point start = Clock::now();
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     out.error = std::string("fork failed: ") + std::strerror(errno);
@@ -104,7 +115,7 @@ ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeou
   }
   if (pid == 0) {
     close(fds[0]);
-    child_main(fds[1], body);
+    child_main(parent, fds[1], body);
   }
   close(fds[1]);
   const Clock::time_point deadline = start + std::chrono::duration_cast<Clock::duration>(

@@ -1,9 +1,11 @@
 // Running a function in a forked child with a deadline: the child writes its answer to a
 // pipe and exits; the parent poll()s the pipe, SIGKILLs the child when the deadline
 // passes or a stop is requested (common/stop_request.h), and reaps it. A child that
-// crashes, hangs or exits early never harms the parent.
+// crashes, hangs or exits early never harms the parent, and never outlives it.
 // No Halide here: the callers decide what runs in the child (PLATFORM_NOTES.md item 9).
 #pragma once
+
+#include <sys/types.h>
 
 #include <functional>
 #include <string>
@@ -25,11 +27,17 @@ struct ChildOutcome {
 // Exit code of a child whose body threw an exception.
 inline constexpr int kChildExceptionExit = 3;
 
-// Forks; the child resets crash signals to their defaults, disables core dumps, runs `body(fd)` (fd is the write end of the
+// Forks; the child ends with its parent (end_with_parent), resets crash and stop signals
+// to their defaults, disables core dumps, runs `body(fd)` (fd is the write end of the
 // pipe) and calls _exit(0), or _exit(kChildExceptionExit) if body throws. The parent gives
 // it `timeout_ms`; once a stop is requested it kills the child, and starts none. Call only
 // while no other thread of this process holds a Halide or LLVM lock (no compile running).
 ChildOutcome run_in_child(const std::function<void(int fd)>& body, double timeout_ms);
+
+// Called first in a forked child of process `parent`: the kernel kills the child (SIGKILL)
+// when the thread that forked it ends, with its process or not, so that no child outlives
+// the run that forked it; a child whose parent is already gone exits at once.
+void end_with_parent(pid_t parent);
 
 // How a child given `what` to do ("building generator blur") ended when it did not exit:
 // "... did not finish within 60 s", "... crashed the process (Segmentation fault)", "... was

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/child_process.h"
 #include "targets/cuda_devices.h"
 
 namespace ktune::targets {
@@ -55,6 +56,7 @@ CudaDetection detect_cuda_devices() {
     result.problem = std::string("cannot ask the CUDA driver: pipe() failed: ") + std::strerror(errno);
     return result;
   }
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -63,6 +65,7 @@ CudaDetection detect_cuda_devices() {
     return result;
   }
   if (pid == 0) {
+    end_with_parent(parent);
     close(fds[0]);
     const CudaDetection here = query_cuda_devices_in_process();
     nlohmann::json answer = {{"problem", here.problem}, {"devices", nlohmann::json::array()}};

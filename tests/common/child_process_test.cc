@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -61,6 +62,14 @@ TEST(MeasureChildProcessTest, KillsAChildThatClosedItsPipeButHangs) {
   EXPECT_EQ(c.output, "x");
 }
 
+// True while process `pid` runs (a zombie nobody reaped yet has ended).
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_field, name, state;
+  if (!(stat >> pid_field >> name >> state)) return false;
+  return state != "Z" && state != "X";
+}
+
 TEST(MeasureChildProcessTest, AStopRequestKillsTheChildAtOnce) {
   std::thread stopper([] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -83,6 +92,30 @@ TEST(MeasureChildProcessTest, NoChildStartsOnceAStopIsRequested) {
   EXPECT_TRUE(c.stopped);
   EXPECT_EQ(c.output, "");
   EXPECT_EQ(c.signal, 0);
+}
+
+// A child's own child (a grandchild) writes its pid to the test's pipe and sleeps; the
+// child is killed at its deadline, and the grandchild must end with it, not run on alone.
+TEST(MeasureChildProcessTest, NoChildOutlivesTheProcessThatForkedIt) {
+  const ChildOutcome c = run_in_child(
+      [](int fd) {
+        run_in_child(
+            [fd](int) {
+              const std::string pid = std::to_string(getpid()) + "\n";
+              write_all(fd, pid.data(), pid.size());
+              sleep(30);
+            },
+            30000);
+      },
+      500);
+  ASSERT_TRUE(c.timed_out);
+  const pid_t grandchild = static_cast<pid_t>(std::stol(c.output));
+  ASSERT_GT(grandchild, 0);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (running(grandchild) && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(running(grandchild)) << "process " << grandchild << " outlived its parent";
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 // committed as it happens; running again continues where a run stopped. Ctrl-C or SIGTERM
 // stops within seconds from any phase (a child is killed, compiles abandoned), commits what
 // was measured and prints the summary (exit 0); a second one exits at once (the database
-// stays consistent).
+// stays consistent). No child process outlives the run.
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
