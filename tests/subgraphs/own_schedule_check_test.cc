@@ -13,8 +13,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::unique_ptr<GeneratorSubgraph> load(const std::string& name, const InputRanges& ranges = {}) {
-  return load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":" + name, {}, {}, ranges);
+std::unique_ptr<GeneratorSubgraph> load(const std::string& name, const InputRanges& ranges = {},
+                                        const std::map<std::string, std::string>& params = {}) {
+  return load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":" + name, params, {}, ranges);
 }
 
 class OwnSchedule : public ::testing::TestWithParam<std::string> {};
@@ -46,6 +47,20 @@ TEST(OwnScheduleGate, PassesOnAGivenRangeAndTheRangeIsPartOfTheKey) {
     EXPECT_GE(in.at(i), 0.02);
     EXPECT_LT(in.at(i), 0.2);
   }
+}
+
+// Alpha in [-1, 1), data no image holds: the filled alpha cancels to nearly zero in places,
+// the division amplifies the rounding of its terms, and the own schedule is 2% off at the
+// largest elements (1024x768). The gate fails it, and the warning blames the data.
+TEST(OwnScheduleGate, OnDataNoImageHoldsTheOwnScheduleFailsAndTheWarningSaysSo) {
+  const auto sg = load("ktune_alpha_pyramid", {{"input", {-1, 1}}}, {{"width", "1024"}, {"height", "768"}});
+  const CheckResult r = check_own_schedule(*sg, 1);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.passed()) << r.comparison.describe();
+  EXPECT_THAT(own_schedule_gate_warning(*sg, r), HasSubstr("Seeded data: input in [-1, 1)"));
+  // The same image on the default data passes.
+  const auto plain = load("ktune_alpha_pyramid", {}, {{"width", "1024"}, {"height", "768"}});
+  EXPECT_TRUE(check_own_schedule(*plain, 1).passed());
 }
 
 TEST(OwnScheduleGate, ABadRangeNamesTheInput) {
