@@ -46,6 +46,30 @@ double element_error(double g, double w, double scale, bool integral) {
   return integral ? diff : diff / scale;
 }
 
+// An element a correct schedule may still move: for integers through floats, off by exactly
+// 1; for floats, within the output's scale yet far from both its own value and the typical
+// one (an ill-conditioned element).
+bool is_rare(const Comparison& c, double g, double w, double err, bool integral, bool flips_allowed) {
+  if (integral) return flips_allowed && err > 0 && err <= 1;
+  return err <= c.tolerance && std::fabs(g - w) > c.tolerance * std::max(std::fabs(w), c.typical_scale);
+}
+
+// Counts element `i` (its values, error and rarity) into `c`.
+void count_element(Comparison& c, size_t i, double g, double w, double err, bool rare) {
+  if (err > c.tolerance) ++c.mismatches;
+  if (rare && c.rare_elements++ == 0) {
+    c.rare_index = static_cast<int64_t>(i);
+    c.rare_got = g;
+    c.rare_want = w;
+  }
+  if (c.worst_index < 0 || err > c.max_error) {
+    c.max_error = err;
+    c.worst_index = static_cast<int64_t>(i);
+    c.got = g;
+    c.want = w;
+  }
+}
+
 // The comparison of one output alone.
 Comparison compare_one(const Tensor& got, const Tensor& want, bool rounded_from_float) {
   Comparison c;
@@ -64,31 +88,15 @@ Comparison compare_one(const Tensor& got, const Tensor& want, bool rounded_from_
   const float* want_f32 = want.dtype == DType::kF32 ? want.f32() : nullptr;
   const auto got_at = [&](size_t i) { return got_f32 ? static_cast<double>(got_f32[i]) : got.at(i); };
   const auto want_at = [&](size_t i) { return want_f32 ? static_cast<double>(want_f32[i]) : want.at(i); };
-  const double tiny = std::numeric_limits<double>::min();
   if (!integral) {
-    c.scale = std::max(largest_magnitude(want.size(), want_at), tiny);
+    c.scale = std::max(largest_magnitude(want.size(), want_at), std::numeric_limits<double>::min());
     const double typical = typical_magnitude(want.size(), want_at);
     c.typical_scale = typical > 0 ? typical : 0.01 * c.scale;  // mostly zeros: 1% of the largest
   }
   for (size_t i = 0; i < got.size(); ++i) {
     const double g = got_at(i), w = want_at(i);
     const double err = element_error(g, w, c.scale, integral);
-    if (err > c.tolerance) ++c.mismatches;
-    // Integers: off by exactly 1. Floats: within the output's scale, yet far from the
-    // element's own value and from the typical one (an ill-conditioned element).
-    const bool rare = integral ? flips_allowed && err > 0 && err <= 1
-                               : err <= c.tolerance && std::fabs(g - w) > c.tolerance * std::max(std::fabs(w), c.typical_scale);
-    if (rare && c.rare_elements++ == 0) {
-      c.rare_index = static_cast<int64_t>(i);
-      c.rare_got = g;
-      c.rare_want = w;
-    }
-    if (c.worst_index < 0 || err > c.max_error) {
-      c.max_error = err;
-      c.worst_index = static_cast<int64_t>(i);
-      c.got = g;
-      c.want = w;
-    }
+    count_element(c, i, g, w, err, is_rare(c, g, w, err, integral, flips_allowed));
   }
   return c;
 }
