@@ -400,6 +400,7 @@ measure::RunOptions bench_run_options(const BenchReport& report, const BenchOpti
   run_options.timeout_slowdown = 1e9;  // every method gets the same absolute limit
   run_options.timeout_cap_ms = options.run_timeout_ms;
   run_options.input_seed = options.input_seed;
+  run_options.aot_allocation = options.aot_allocation;
   return run_options;
 }
 

@@ -48,6 +48,9 @@ struct BenchOptions {
   std::string plugin_dir = default_plugin_dir();
   // Seed of the inputs every method sees.
   uint64_t input_seed = 1;
+  // Halide methods allocate as in a user's AOT build (measure::RunOptions::aot_allocation);
+  // false: from the measuring process's warm heap, as earlier versions measured.
+  bool aot_allocation = true;
   // Microbenchmark settings (threads is overridden by `threads`).
   RooflineOptions roofline;
 };

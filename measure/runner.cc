@@ -127,7 +127,8 @@ MeasureResult Runner::run(const BuiltCandidate& candidate) {
     const ChildOutcome child = run_in_child(
         [&](int fd) {
           const MeasureResult r =
-              internal::measure_in_child(kernel, *workload, subgraph, options_.timing, threads_, set_threads);
+              internal::measure_in_child(kernel, *workload, subgraph, options_.timing, threads_, set_threads,
+                                       options_.aot_allocation);
           const std::string bytes = encode_report(r);
           write_all(fd, bytes.data(), bytes.size());
         },

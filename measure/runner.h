@@ -46,6 +46,10 @@ struct RunOptions {
   double reference_timeout_ms = 600000;
   // Seed of Subgraph::make_inputs: every candidate of a subgraph sees the same inputs.
   uint64_t input_seed = 1;
+  // Serve the kernel's allocations as a user's AOT build meets them (large buffers mapped
+  // and faulted in per call where glibc would; measure/internal/aot_allocator.h) rather
+  // than from the measuring process's warm heap.
+  bool aot_allocation = true;
 };
 
 // The run limit in milliseconds for a workload whose incumbent median is

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "measure/internal/aot_allocator.h"
 #include "subgraphs/compare.h"
 
 namespace ktune::measure::internal {
@@ -18,7 +19,7 @@ std::string trimmed(std::string s) {
 
 MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData& workload,
                                const subgraphs::Subgraph& subgraph, const TimingProtocol& protocol,
-                               int threads, SetNumThreadsFn set_num_threads) {
+                               int threads, SetNumThreadsFn set_num_threads, bool aot_allocation) {
   MeasureResult result;
   result.threads = threads;
   // The pool reads HL_NUM_THREADS when it starts; set_num_threads covers a pool that the
@@ -37,6 +38,7 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
   for (const subgraphs::TensorInfo& info : subgraph.outputs()) outputs.push_back(subgraphs::make_halide_buffer(info));
   Halide::Realization realization(outputs);
   Halide::Pipeline pipeline = built.pipeline;
+  if (aot_allocation) use_aot_allocation(pipeline);
   // On a GPU target the call returns once the kernels are queued: wait for the device, so
   // each timed run covers the kernels' execution (inputs are copied to the device by the
   // first, untimed run and stay there).

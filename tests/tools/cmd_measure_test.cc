@@ -77,6 +77,18 @@ TEST(CmdMeasure, RunsRepeatTheIsolatedRunAndPrintTheirSpread) {
   EXPECT_EQ(run_ktune("measure " + tiny_spec() + " --named naive --runs 0").exit_code, 2);
 }
 
+TEST(CmdMeasure, AllocationIsAsInAnAotBuildOrFromTheProcessHeap) {
+  for (const char* regime : {"aot", "process"}) {
+    const auto r = run_ktune("measure " + tiny_spec() + " --named naive --repeat-min-ms 2 --threads 1 --format json " +
+                             "--allocation " + regime + " 2>/dev/null");
+    ASSERT_EQ(r.exit_code, 0) << regime << ": " << r.out;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "ok") << regime;
+  }
+  const auto bad = run_ktune("measure " + tiny_spec() + " --named naive --allocation heap 2>&1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.out, HasSubstr("--allocation"));
+}
+
 TEST(CmdMeasure, HeuristicAndScheduleFilesAreMeasured) {
   auto r = run_ktune("measure " + tiny_spec() + " --named heuristic --format json --repeat-min-ms 5 2>/dev/null");
   ASSERT_EQ(r.exit_code, 0) << r.out;

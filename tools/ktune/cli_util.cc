@@ -89,4 +89,13 @@ scheduler::Schedule read_schedule_file(const std::string& path) {
   return scheduler::Schedule::from_json(read_user_json(path, "schedule file"), path);
 }
 
+CLI::Option* add_allocation_option(CLI::App& sub, std::string& value) {
+  return sub
+      .add_option("--allocation", value,
+                  "how kernels' buffers are allocated: aot (as in a user's AOT build: large buffers mapped and "
+                  "faulted in per call where the C library would) or process (the measuring process's warm heap)")
+      ->check(CLI::IsMember({"aot", "process"}))
+      ->capture_default_str();
+}
+
 }  // namespace ktune::cli

@@ -45,4 +45,8 @@ void check_timing_flags(CLI::Option* repeat_min_ms, CLI::Option* min_repeats);
 // A schedule JSON file; UserError naming the file (and the field) when it is unreadable.
 scheduler::Schedule read_schedule_file(const std::string& path);
 
+// `--allocation aot|process` into `value`: how measured kernels' buffers are allocated
+// (measure::RunOptions::aot_allocation is `value == "aot"`).
+CLI::Option* add_allocation_option(CLI::App& sub, std::string& value);
+
 }  // namespace ktune::cli

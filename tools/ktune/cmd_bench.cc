@@ -54,6 +54,7 @@ struct BenchCliOptions {
   double run_timeout_s = 120;      // per isolated timed run
   int roofline_trials = 5;         // trials of each microbenchmark
   int64_t triad_mib = 0;           // triad array size; 0 = from the LLC
+  std::string allocation = "aot";  // aot: allocations as in a user's AOT build; process: the warm heap
 };
 
 // The arguments of this process, from /proc/self/cmdline.
@@ -169,6 +170,7 @@ int run_bench_command(const BenchCliOptions& opt) {
   bench::BenchOptions options;
   options.threads = opt.threads;
   options.rounds = opt.rounds;
+  options.aot_allocation = opt.allocation == "aot";
   options.methods = split_list(opt.methods);
   options.expert_dir = opt.expert_dir;
   options.timing.min_repeats = opt.min_repeats;
@@ -272,6 +274,7 @@ CommandRunner register_bench(CLI::App& sub) {
   sub.add_option("--triad-mib", opt->triad_mib, "MiB per triad array (0 = four times the last-level cache)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 20))
       ->capture_default_str();
+  add_allocation_option(sub, opt->allocation);
   return [opt] { return run_bench_command(*opt); };
 }
 

@@ -56,6 +56,7 @@ struct MeasureOptions {
   double timeout_ms = 120000;           // limit of the isolated run
   std::string format = "text";          // text or json
   std::string assembly_file;            // --assembly FILE: where to write the kernel's assembly
+  std::string allocation = "aot";       // aot: allocations as in a user's AOT build; process: the warm heap
 };
 
 // The schedule named on the command line as a Candidate apply function, and its name.
@@ -182,6 +183,7 @@ int run_measure(const MeasureOptions& opt) {
   run_options.timing.min_total_ms = opt.repeat_min_ms;
   run_options.timeout_cap_ms = opt.timeout_ms;
   run_options.input_seed = opt.seed;
+  run_options.aot_allocation = opt.allocation == "aot";
   measure::Runner runner(run_options);
   if (opt.format == "text") std::fprintf(stderr, "measuring with %d threads ...\n", runner.threads());
   const std::vector<measure::MeasureResult> runs = isolated_runs(runner, batch.candidates[0], opt);
@@ -241,6 +243,7 @@ CommandRunner register_measure(CLI::App& sub) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub.add_option("--threads", opt->threads, "kernel threads (0 = every core)")->check(thread_count())->capture_default_str();
+  add_allocation_option(sub, opt->allocation);
   sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
   sub.add_option("--timeout-ms", opt->timeout_ms, "kill the isolated run after this many ms")
       ->check(finite_range(1, 86400000))
