@@ -213,7 +213,8 @@ int run_measure(const MeasureOptions& opt) {
                   ktune::format_ns(r.median_ns).c_str(), ktune::format_ns(r.min_ns).c_str(), ktune::format_ns(r.spread_ns).c_str(),
                   100.0 * r.spread_ns / r.median_ns, r.repeats, r.threads);
       std::printf("rate      %.3g GFLOP/s   %.3g GB/s (compulsory bytes)\n", gflops, gbytes);
-      std::printf("check     max relative error %.2e\n", r.max_error);
+      std::printf("check     passed: max error %.2e (floats: of the output's largest value; integers: in units)\n",
+                  r.max_error);
     }
     if (opt.runs > 1) print_between_runs(between);
     std::printf("cost      build %.0f ms   isolated run %.0f ms\n", r.build_ms, r.run_wall_ms);
