@@ -82,7 +82,9 @@ std::optional<MeasureItem> stored_best_item(db::TuningDb& store, const Task& t, 
   const auto best = store.best(t.summary.workload_key, device_key);
   if (!best) return std::nullopt;
   std::optional<Schedule> schedule = parse_schedule(best->schedule_json);
-  if (!schedule) return std::nullopt;
+  // A best an earlier version stored that the validators now refuse (a loop it runs in
+  // parallel carries a dependence) is never run again.
+  if (!schedule || t.space->validate(*schedule)) return std::nullopt;
   return MeasureItem{best->schedule_hash, std::move(*schedule), "incumbent"};
 }
 

@@ -52,7 +52,8 @@ double typical_build_s(const Task& t);
 double stored_best_ns(tuning_db::TuningDb& store, const Task& t, const std::string& device_key);
 
 // The database's best schedule of task `t`, as an item a measurer may time again beside a
-// challenger; nullopt when there is none or its stored JSON no longer parses.
+// challenger; nullopt when there is none, its stored JSON no longer parses, or the
+// validators refuse it here.
 std::optional<MeasureItem> stored_best_item(tuning_db::TuningDb& store, const Task& t, const std::string& device_key);
 
 // A task's state from the database: its workload row, the schedules measured on this

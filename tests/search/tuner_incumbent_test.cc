@@ -67,6 +67,15 @@ int64_t ok_measurements_of(const std::string& db, const std::string& schedule_ha
   return count.step() ? count.column_int64(0) : -1;
 }
 
+// Every measurement of `schedule_hash`, whatever its status.
+int64_t measurements_of(const std::string& db, const std::string& schedule_hash) {
+  const sqlite::Connection raw = sqlite::Connection::open(db, sqlite::OpenMode::kReadOnly);
+  sqlite::Statement count(raw, "SELECT count(*) FROM measurements m JOIN schedules s ON s.id = m.schedule_id "
+                               "WHERE s.hash = ?1");
+  count.bind(1, schedule_hash);
+  return count.step() ? count.column_int64(0) : -1;
+}
+
 TEST(TunerIncumbent, AChallengerIsWeighedAgainstTheIncumbentTimedAgainBesideIt) {
   const std::string db =
       (std::filesystem::temp_directory_path() / ("ktune_incumbent_" + std::to_string(getpid()) + ".db")).string();
@@ -90,6 +99,34 @@ TEST(TunerIncumbent, AChallengerIsWeighedAgainstTheIncumbentTimedAgainBesideIt) 
   const tuning_db::BestEntry best = stored_best(db);
   EXPECT_LT(*best.measurement.median_ns, *slow.measurement.median_ns / 10)
       << "the best is judged by timings of the same minutes, not by the slow one";
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+}
+
+// A stored best the validators now refuse (one an earlier version measured, whose loop the
+// analysis has since found to race) is never run again, though Halide would run it:
+// challengers are confirmed alone.
+TEST(TunerIncumbent, AStoredBestTheValidatorsRefuseIsNotTimedAgain) {
+  const std::string db =
+      (std::filesystem::temp_directory_path() / ("ktune_refused_" + std::to_string(getpid()) + ".db")).string();
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+  ASSERT_EQ(tune_relu(db, 1).trials, 1);
+  {
+    sqlite::Connection store = sqlite::Connection::open(db, sqlite::OpenMode::kReadWrite);
+    store.exec("UPDATE measurements SET median_ns = median_ns * 1000, min_ns = min_ns * 1000 WHERE status = 'ok'");
+    // x split by 8 and three loops unrolled: 512 copies of the body, which Halide compiles and
+    // runs but the unroll validator refuses (at most 256).
+    store.exec("UPDATE schedules SET json = json_set(json, '$.funcs[0].stages[0].splits[0].factor', 8, "
+               "'$.funcs[0].stages[0].unroll', json_array('x_o', 'y_i', 'y_o'))");
+  }
+  const tuning_db::BestEntry refused = stored_best(db);
+  ASSERT_EQ(measurements_of(db, refused.schedule_hash), 1);
+
+  const TuneSummary summary = tune_relu(db, 4);
+
+  ASSERT_EQ(summary.tasks.size(), 1u);
+  EXPECT_EQ(summary.tasks[0].trials_this_run, 4);
+  EXPECT_EQ(measurements_of(db, refused.schedule_hash), 1) << "the refused best was run again";
+  EXPECT_NE(stored_best(db).schedule_hash, refused.schedule_hash) << "a challenger that ran is the best now";
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
 }
 

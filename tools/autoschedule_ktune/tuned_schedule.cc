@@ -130,7 +130,8 @@ TunedLookup apply_tuned_schedule(const Halide::Pipeline& pipeline, const Halide:
   // The validators `ktune tune`, `bench` and `space` apply: one verdict on a schedule everywhere.
   const scheduler::Space space(analysis);
   if (auto invalid = space.validate(found.stored->schedule)) {
-    r.reason = "the stored schedule " + best.schedule_hash + " is not valid here: " + *invalid;
+    r.reason = "the stored schedule " + best.schedule_hash + " no longer applies: the validators refuse it (" +
+               *invalid + ")";
     return r;
   }
   const schedule_store::LoweredSchedule trial =
