@@ -68,7 +68,9 @@ TEST(AnalysisAcrossProcesses, OneVerdictInEveryProcess) {
     std::printf("%s%s%s", kBegin, verdicts_of(generator).c_str(), kEnd);
     return;
   }
-  for (const std::string generator : {"ktune_two_scans", "ktune_recursive_filter", "ktune_histogram"}) {
+  // Every test Generator with update definitions: scans, scatters, window reductions.
+  for (const std::string generator :
+       {"ktune_two_scans", "ktune_recursive_filter", "ktune_histogram", "ktune_tuple_stats", "ktune_patch_search"}) {
     const std::string fresh = verdicts_in_fresh_process(generator);
     // Other pipelines built first, the same Generator among them: every counter has moved.
     for (const char* other : {"ktune_two_scans", "ktune_pyramid", "ktune_recursive_filter"}) load(other)->build();
@@ -94,7 +96,8 @@ TEST(AnalysisAcrossProcesses, TwoScansCarryADependenceAlongTheirRowsOnly) {
 }
 
 TEST(AnalysisAcrossProcesses, TheHeuristicOfEveryScanOrScatterIsValid) {
-  for (const char* generator : {"ktune_two_scans", "ktune_recursive_filter", "ktune_histogram"}) {
+  for (const char* generator :
+       {"ktune_two_scans", "ktune_recursive_filter", "ktune_histogram", "ktune_tuple_stats", "ktune_patch_search"}) {
     const Space space(analyze(*load(generator), testing::test_target()));
     const Schedule heuristic = space.heuristic();
     EXPECT_EQ(space.validate(heuristic), std::nullopt) << generator;
