@@ -207,7 +207,10 @@ FuncAnalysis describe_func(const PipelineFacts& pipeline, size_t i, const HI::Fu
   fa.name = pipeline.names[i].name;
   for (const Halide::Func& o : pipeline.built.outputs) fa.is_output |= o.name() == f.name();
   fa.args = pipeline.names[i].args;
-  for (size_t d = 0; d < fa.args.size(); ++d) fa.extents.push_back(box_extent(box, d));
+  for (size_t d = 0; d < fa.args.size(); ++d) {
+    fa.extents.push_back(box_extent(box, d));
+    fa.unbounded_dims.push_back(d < box.size() && (!box[d].min.defined() || !box[d].max.defined()));
+  }
   fa.element_bytes = 1;
   for (const Halide::Type& t : f.output_types()) fa.element_bytes = std::max(fa.element_bytes, t.bytes());
   fa.reduced_dims = reduced_dims(f, fa.args.size());

@@ -82,6 +82,9 @@ struct FuncAnalysis {
   std::vector<bool> reduced_dims;    // per pure variable: an update writes along it with reduction
                                      // variables or data (a scan along it, a scatter), so a tile of
                                      // it still runs the whole reduction
+  std::vector<bool> unbounded_dims;  // per pure variable: its region has no bound (read at an index
+                                     // that depends on data, clamped on one side at most); its
+                                     // extent then reads 1, and the Func can only be inlined
   std::vector<StageAnalysis> stages;
   std::vector<std::pair<int, int>> consumers;  // (func index, stage) of every stage that calls it
   bool has_updates() const { return stages.size() > 1; }

@@ -1,7 +1,10 @@
-// A Func computed at root allocates its whole region; Halide refuses, at run time, a buffer
-// above 2^31 - 1 bytes (without the large_buffers target feature, which ktune's schedules do
-// not ask for). Such a schedule is rejected before it is built: a large intermediate read
-// sparsely (a strided search window) must be inlined or computed at a loop of its reader.
+// Buffers Halide cannot allocate are refused before the schedule is built:
+//   - a Func computed at root allocates its whole region, and Halide refuses, at run time, a
+//     buffer above 2^31 - 1 bytes (without large_buffers, which ktune's schedules do not ask
+//     for): a large intermediate read sparsely must be inlined or computed at a loop;
+//   - a Func whose region has no bound along some dimension (read at an index that depends on
+//     data, clamped on one side at most) has no buffer at all: Halide refuses to lower any
+//     placement but inline.
 #include <algorithm>
 #include <cstdio>
 
@@ -18,15 +21,26 @@ double region_bytes(const FuncAnalysis& fa) {
   return bytes;
 }
 
+std::optional<std::string> unbounded(const FuncAnalysis& fa) {
+  for (size_t d = 0; d < fa.unbounded_dims.size() && d < fa.args.size(); ++d) {
+    if (!fa.unbounded_dims[d]) continue;
+    return fa.name + ": its region along " + fa.args[d] +
+           " has no bound (an index that depends on data, clamped on one side at most), so it can only be inlined";
+  }
+  return std::nullopt;
+}
+
 class BufferSizeValidator : public Validator {
  public:
   std::string_view name() const override { return "buffer_size"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
     for (const FuncSchedule& fs : s.funcs) {
-      if (fs.compute.kind != ComputeLocation::Kind::kRoot) continue;
+      if (fs.compute.kind == ComputeLocation::Kind::kInline) continue;
       const FuncAnalysis* fa = a.find(fs.func);
       if (!fa || fa->is_output) continue;  // an output is the caller's buffer
+      if (auto error = unbounded(*fa)) return error;
+      if (fs.compute.kind != ComputeLocation::Kind::kRoot) continue;
       const double bytes = region_bytes(*fa);
       if (bytes > kMaxBufferBytes) {
         char text[160];

@@ -35,7 +35,7 @@ std::unique_ptr<Validator> make_gpu_limits_validator();        // CUDA: threads,
 std::unique_ptr<Validator> make_pack_validator();             // input packs: permutations at legal locations
 std::unique_ptr<Validator> make_vector_reduce_validator();    // dot-product reductions: associative, 2 or 4, innermost
 std::unique_ptr<Validator> make_storage_validator();          // storage orders: permutations of a non-output buffer
-std::unique_ptr<Validator> make_buffer_size_validator();      // no buffer at root above Halide's 2 GB limit
+std::unique_ptr<Validator> make_buffer_size_validator();      // buffers Halide can allocate: bounded, 2 GB at most
 
 // Every validator, structure first (the others assume it passed).
 std::vector<std::unique_ptr<Validator>> default_validators();

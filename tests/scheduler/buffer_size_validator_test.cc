@@ -1,5 +1,6 @@
-// A Func whose region is beyond Halide's 2 GB buffer limit is never computed at root: the
-// schedule is refused with the Func and its size before Halide refuses it at run time.
+// A Func whose region is beyond Halide's 2 GB buffer limit is never computed at root, and one
+// whose region has no bound is only inlined: the schedule is refused with the Func and why
+// before Halide refuses it.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -41,6 +42,39 @@ TEST(BufferSizeValidator, AHugeRegionAtRootIsRefusedAndInlinedItPasses) {
   s.find("big")->compute.kind = ComputeLocation::Kind::kInline;
   s.find("big")->stages.clear();
   EXPECT_EQ(space.validate(s).value_or(""), "");
+}
+
+// out(x, y) = stack(x, y, level(x, y)) with level = max(int(depth * 4), 0): no upper bound.
+subgraphs::PipelineSubgraph one_sided_gather() {
+  return subgraphs::PipelineSubgraph(
+      "gather",
+      [] {
+        Halide::ImageParam in(Halide::Float(32), 2, "in"), depth(Halide::Float(32), 2, "depth");
+        Halide::Func stack("stack"), level("level"), out("out");
+        Halide::Var x("x"), y("y"), z("z");
+        stack(x, y, z) = Halide::select(z <= 0, in(x, y), in(x, y) * 2.0f);
+        level(x, y) = Halide::max(Halide::cast<int>(depth(x, y) * 4.0f), 0);
+        out(x, y) = stack(x, y, level(x, y));
+        out.set_estimate(x, 0, 64).set_estimate(y, 0, 32);
+        return Halide::Pipeline(out);
+      },
+      "test", "");
+}
+
+TEST(BufferSizeValidator, AnUnboundedRegionIsOnlyInlined) {
+  const subgraphs::PipelineSubgraph sg = one_sided_gather();
+  const Space space(analyze(sg, testing::test_target()));
+  const FuncAnalysis* stack = space.analysis().find("stack");
+  ASSERT_NE(stack, nullptr);
+  EXPECT_EQ(stack->unbounded_dims, (std::vector<bool>{false, false, true}));
+  Schedule s = space.naive();
+  EXPECT_THAT(space.validate(s).value_or(""), StartsWith("buffer_size: stack: its region along z has no bound"));
+  s.find("stack")->compute = {ComputeLocation::Kind::kAt, "out", 0, "y"};
+  EXPECT_THAT(space.validate(s).value_or(""), StartsWith("buffer_size: stack:"));
+  s.find("stack")->compute.kind = ComputeLocation::Kind::kInline;
+  s.find("stack")->stages.clear();
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  EXPECT_EQ(space.validate(space.heuristic()).value_or(""), "");
 }
 
 }  // namespace
