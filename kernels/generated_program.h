@@ -15,7 +15,7 @@ namespace ktune::kernels {
 // C++ defining `make<T>(shape, mins, kind)` (a buffer of an outermost-first shape whose
 // first element is at `mins`; kind 'h' or 'b' marks uint16_t storage as f16 or bf16, the
 // type the kernel checks), `read_file(buffer, path)` (raw bytes) and `max_error(got, want, kind)`
-// (subgraphs/compare.h's error: relative with the 1% floor for kind 'f' (float, double),
+// (subgraphs/compare.h's error: relative to the output's largest value for kind 'f' (float, double),
 // 'h' (f16 bits) and 'b' (bf16 bits), the absolute difference for 'i' (integers); infinity
 // for NaN). Expects <algorithm>, <cmath>, <cstdint>, <cstring>, <fstream>, <string>,
 // <vector> included and `Buffer` naming Halide::Runtime::Buffer.
