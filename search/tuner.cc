@@ -131,6 +131,10 @@ struct TuningRun {
   TuneSummary summary;
   std::vector<size_t> active;  // tasks that still have unmeasured schedules to propose
   SearchParams search;         // opt.search, giving up once a stop or the time budget ends the run
+  // Elapsed second at which the round being proposed stops searching: half of the time its
+  // builds may start in, so that a pipeline whose schedules are slow to score (a 90-Func
+  // pyramid takes most of a second each) still builds and measures candidates.
+  double search_until_s = std::numeric_limits<double>::infinity();
 
   // A round handed to the measurer and not collected yet.
   struct SubmittedRound {
@@ -161,7 +165,7 @@ struct TuningRun {
         rng(o.seed) {
     summary.db_path = o.db_path;
     search = o.search;
-    search.give_up = [this] { return !time_left(); };
+    search.give_up = [this] { return !time_left() || elapsed() >= search_until_s; };
     for (const targets::Device& d : measurer.other_devices()) {
       other_device_ids[targets::device_key(d)] = store.upsert_device(schedule_store::device_record(d));
     }
@@ -241,6 +245,7 @@ struct TuningRun {
     const std::optional<double> last_start = last_build_start_s(t);
     if (!last_start) return false;
     const cost_model::CostModel& scorer = current_scorer();
+    search_until_s = elapsed() + std::max(0.0, *last_start - elapsed()) / 2;
     const std::vector<Proposal> proposals = propose_within_budget(t, scorer);
     if (!proposals.empty()) {
       submit_round(task, proposals, scorer, *last_start);
