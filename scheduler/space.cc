@@ -12,6 +12,7 @@
 #include "scheduler/gpu_mapping.h"
 #include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
+#include "scheduler/buffer_limits.h"
 #include "scheduler/inline_cost.h"
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
@@ -389,6 +390,8 @@ Schedule Space::build(Rng* rng) const {
         f.compute.kind = ComputeLocation::Kind::kRoot;
       }
     }
+    // Where Halide could not allocate it (an unbounded region, 2 GB at root), inline it.
+    if (can_inline && unallocatable(fa, f.compute)) f.compute.kind = ComputeLocation::Kind::kInline;
     if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
     const bool root = f.compute.kind == ComputeLocation::Kind::kRoot;
     for (const StageAnalysis& sa : fa.stages) {

@@ -6,6 +6,7 @@
 
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/pipeline_subgraph.h"
+#include "scheduler/rng.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -42,19 +43,25 @@ TEST(BufferSizeValidator, AHugeRegionAtRootIsRefusedAndInlinedItPasses) {
   s.find("big")->compute.kind = ComputeLocation::Kind::kInline;
   s.find("big")->stages.clear();
   EXPECT_EQ(space.validate(s).value_or(""), "");
+  // Read by a reduction, big would be computed at root; the heuristic inlines it instead.
+  const Schedule heuristic = space.heuristic();
+  EXPECT_EQ(heuristic.find("big")->compute.kind, ComputeLocation::Kind::kInline);
+  EXPECT_EQ(space.validate(heuristic).value_or(""), "");
 }
 
-// out(x, y) = stack(x, y, level(x, y)) with level = max(int(depth * 4), 0): no upper bound.
+// stack read at level(x, y) = max(int(depth * 4), 0), which has no upper bound.
 subgraphs::PipelineSubgraph one_sided_gather() {
   return subgraphs::PipelineSubgraph(
       "gather",
       [] {
         Halide::ImageParam in(Halide::Float(32), 2, "in"), depth(Halide::Float(32), 2, "depth");
-        Halide::Func stack("stack"), level("level"), out("out");
+        Halide::Func stack("stack"), level("level"), sharp("sharp"), out("out");
         Halide::Var x("x"), y("y"), z("z");
         stack(x, y, z) = Halide::select(z <= 0, in(x, y), in(x, y) * 2.0f);
         level(x, y) = Halide::max(Halide::cast<int>(depth(x, y) * 4.0f), 0);
-        out(x, y) = stack(x, y, level(x, y));
+        // Read by two Funcs (a blend of two levels): the heuristic would store it, but cannot.
+        sharp(x, y) = stack(x, y, level(x, y));
+        out(x, y) = sharp(x, y) + 0.5f * stack(x, y, level(x, y) + 1);
         out.set_estimate(x, 0, 64).set_estimate(y, 0, 32);
         return Halide::Pipeline(out);
       },
@@ -69,12 +76,22 @@ TEST(BufferSizeValidator, AnUnboundedRegionIsOnlyInlined) {
   EXPECT_EQ(stack->unbounded_dims, (std::vector<bool>{false, false, true}));
   Schedule s = space.naive();
   EXPECT_THAT(space.validate(s).value_or(""), StartsWith("buffer_size: stack: its region along z has no bound"));
+  s.find("sharp")->compute.kind = ComputeLocation::Kind::kInline;  // so that out hosts every read
+  s.find("sharp")->stages.clear();
   s.find("stack")->compute = {ComputeLocation::Kind::kAt, "out", 0, "y"};
   EXPECT_THAT(space.validate(s).value_or(""), StartsWith("buffer_size: stack:"));
   s.find("stack")->compute.kind = ComputeLocation::Kind::kInline;
   s.find("stack")->stages.clear();
   EXPECT_EQ(space.validate(s).value_or(""), "");
-  EXPECT_EQ(space.validate(space.heuristic()).value_or(""), "");
+  const Schedule heuristic = space.heuristic();
+  EXPECT_EQ(heuristic.find("stack")->compute.kind, ComputeLocation::Kind::kInline);
+  EXPECT_EQ(space.validate(heuristic).value_or(""), "");
+  Rng rng(7);
+  for (int i = 0; i < 50; ++i) {
+    const std::optional<Schedule> sample = space.sample(rng);
+    ASSERT_TRUE(sample.has_value());
+    EXPECT_EQ(sample->find("stack")->compute.kind, ComputeLocation::Kind::kInline);
+  }
 }
 
 }  // namespace
