@@ -17,7 +17,7 @@ constexpr size_t kMaxDynamicThreshold = 32 * 1024 * 1024;  // glibc's DEFAULT_MM
 constexpr size_t kTopPad = 128 * 1024;                     // glibc's M_TOP_PAD default
 constexpr size_t kHeader = 128;  // before each block: its mapping; keeps 8 bytes before it readable
 constexpr size_t kHeaderOffset = 64;  // the header sits this far before the block, clear of its slack
-constexpr size_t kTrailer = 64;  // after each block: 8 readable bytes past its end
+constexpr size_t kTrailer = 4096;  // after each block: readable bytes past its end (Halide asks for 8)
 constexpr size_t kAlignment = 128;  // as Halide's own halide_malloc: aligned vector loads of any width
 
 // Where a large block lives; stored in the kHeader bytes before the block.
