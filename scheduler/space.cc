@@ -170,6 +170,53 @@ bool insert_loops_reaching(const Analysis& analysis, const Schedule& schedule, c
   return reaches;
 }
 
+// Per Func between a host and a scan (inlined or computed inside the host), the pure
+// variables whose values reach a dimension the scan reduces along: each worked out once.
+using ScanReaching = std::map<int, std::set<std::string>>;
+
+// Loops of `stage` whose values reach a dimension Func `func` reduces along (a scan's row),
+// where `stage` reads `func` directly or through Funcs not computed at root.
+std::set<std::string> loops_reaching_scanned_dims(const Analysis& analysis, const Schedule& schedule,
+                                                  const StageAnalysis& stage, int func, ScanReaching& known);
+
+// The pure variables of Func `g` whose values reach a dimension `func` reduces along.
+const std::set<std::string>& vars_reaching_scanned_dims(const Analysis& analysis, const Schedule& schedule, int g,
+                                                        int func, ScanReaching& known) {
+  if (const auto it = known.find(g); it != known.end()) return it->second;
+  known[g] = {};  // a cycle, which a pipeline never has, reaches nothing
+  std::set<std::string> vars;
+  for (const StageAnalysis& st : analysis.funcs[g].stages) {
+    for (const std::string& loop : loops_reaching_scanned_dims(analysis, schedule, st, func, known)) {
+      const LoopAnalysis* l = st.find(loop);
+      if (l && !l->is_reduction) vars.insert(loop);
+    }
+  }
+  return known[g] = std::move(vars);
+}
+
+std::set<std::string> loops_reaching_scanned_dims(const Analysis& analysis, const Schedule& schedule,
+                                                  const StageAnalysis& stage, int func, ScanReaching& known) {
+  std::set<std::string> loops;
+  const std::vector<bool>& reduced = analysis.funcs[func].reduced_dims;
+  for (const ProducerUse& use : stage.uses) {
+    if (use.func < 0) continue;
+    if (use.func == func) {
+      for (size_t d = 0; d < use.dim_loops.size() && d < reduced.size(); ++d) {
+        if (reduced[d]) loops.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
+      }
+      continue;
+    }
+    const FuncAnalysis& g = analysis.funcs[use.func];
+    const FuncSchedule* gs = schedule.find(g.name);
+    if (!gs || gs->compute.kind == ComputeLocation::Kind::kRoot) continue;
+    const std::set<std::string>& vars = vars_reaching_scanned_dims(analysis, schedule, use.func, func, known);
+    for (size_t d = 0; d < use.dim_loops.size() && d < g.args.size(); ++d) {
+      if (vars.count(g.args[d])) loops.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
+    }
+  }
+  return loops;
+}
+
 // The location the heuristic gives a reduction: the innermost outer tile loop ("_o") of its
 // host such that this loop and every loop around it index the producer, so no enclosing
 // loop recomputes the same values (softmax's row maximum is computed per block of rows,
@@ -185,16 +232,12 @@ std::optional<ComputeLocation> tile_location_of(const Analysis& analysis, const 
   std::set<std::string> used;
   ReachingLoops known;
   const bool direct = insert_loops_reaching(analysis, schedule, analysis.funcs[host].stages[stage], func, used, known);
-  // Loops that index a dimension the producer reduces along (a scan's row): a tile of them
+  // Loops that index a dimension the producer reduces along (a scan's row), directly or
+  // through the Funcs computed between them (a transpose, a second pass): a tile of them
   // would still run the whole scan, once per tile.
-  std::set<std::string> whole_reductions;
-  for (const ProducerUse& use : analysis.funcs[host].stages[stage].uses) {
-    if (use.func != func) continue;
-    const std::vector<bool>& reduced = analysis.funcs[func].reduced_dims;
-    for (size_t d = 0; d < use.dim_loops.size() && d < reduced.size(); ++d) {
-      if (reduced[d]) whole_reductions.insert(use.dim_loops[d].begin(), use.dim_loops[d].end());
-    }
-  }
+  ScanReaching scans;
+  const std::set<std::string> whole_reductions =
+      loops_reaching_scanned_dims(analysis, schedule, analysis.funcs[host].stages[stage], func, scans);
   StageSchedule st;
   st.stage = stage;
   if (const FuncSchedule* hs = schedule.find(analysis.funcs[host].name)) {
