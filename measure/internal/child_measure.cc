@@ -5,6 +5,7 @@
 #include <string>
 
 #include "measure/internal/aot_allocator.h"
+#include "measure/internal/input_cover.h"
 #include "subgraphs/compare.h"
 
 namespace ktune::measure::internal {
@@ -27,13 +28,8 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
   setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);
   if (set_num_threads) set_num_threads(threads);
 
-  // Copies of the handles: binding buffers changes only this child's memory.
-  subgraphs::BuiltPipeline built = kernel.built;
-  for (size_t i = 0; i < built.inputs.size() && i < workload.inputs.size(); ++i) {
-    Halide::Buffer<> input = workload.inputs[i];
-    input.set_host_dirty();  // the host data are the truth: a GPU kernel copies them over first
-    built.inputs[i].set_buffer(input);
-  }
+  // Binding buffers to the pipeline's parameters changes only this child's memory.
+  const subgraphs::BuiltPipeline& built = kernel.built;
   std::vector<Halide::Buffer<>> outputs;
   for (const subgraphs::TensorInfo& info : subgraph.outputs()) outputs.push_back(subgraphs::make_halide_buffer(info));
   Halide::Realization realization(outputs);
@@ -50,6 +46,7 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
   };
 
   try {
+    bind_inputs_covering_reads(built, workload.inputs, realization, kernel.target);
     run_once();
     std::vector<subgraphs::Tensor> got;
     for (size_t i = 0; i < outputs.size(); ++i) {
