@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ktune::testing {
 
@@ -36,6 +37,26 @@ inline CliResult run_command(const std::string& command) {
 // interleaved.
 inline CliResult run_ktune(const std::string& args) {
   return run_command(std::string(KTUNE_EXE) + " " + args + " 2>&1");
+}
+
+// Starts ktune with `args` in the background, in a process group of its own (every process
+// it forks stays in it, so a test can see that none is left), its output going to `out_path`.
+inline pid_t start_ktune(const std::vector<std::string>& args, const std::string& out_path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    FILE* out = std::freopen(out_path.c_str(), "w", stdout);
+    (void)out;
+    dup2(fileno(stdout), STDERR_FILENO);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(KTUNE_EXE));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(KTUNE_EXE, argv.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also here, so that no fork of it can come before its group exists
+  return pid;
 }
 
 // The prefix of this process's scratch paths in the test's temporary directory.

@@ -25,6 +25,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using Clock = std::chrono::steady_clock;
+using testing::start_ktune;
 
 const std::string kManyPaths = std::string(KTUNE_REAL_GENERATORS) + ":ktune_many_paths";
 
@@ -44,26 +45,6 @@ std::vector<std::string> tune_args(const std::string& db, const std::string& bud
   std::vector<std::string> args = {"tune", "--generator", kManyPaths, "--db", db, "--budget", budget};
   args.insert(args.end(), kQuick.begin(), kQuick.end());
   return args;
-}
-
-// Starts ktune with `args` in a process group of its own (every process it forks stays in
-// it), its output going to `out_path`.
-pid_t start_ktune(const std::vector<std::string>& args, const std::string& out_path) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    FILE* out = std::freopen(out_path.c_str(), "w", stdout);
-    (void)out;
-    dup2(fileno(stdout), STDERR_FILENO);
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(KTUNE_EXE));
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(KTUNE_EXE, argv.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also here, so that no fork of it can come before its group exists
-  return pid;
 }
 
 // Waits up to `seconds` for `pid` to end; its wait status, or nullopt (then it is killed).

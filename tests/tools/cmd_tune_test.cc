@@ -27,6 +27,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::run_ktune;
+using testing::start_ktune;
 
 std::string data(const char* name) { return std::string(KTUNE_SOURCE_DIR) + "/tests/data/" + name; }
 
@@ -48,23 +49,6 @@ tuning_db::TuningDb open_read(const std::string& path) {
 std::string device_key() { return targets::device_key(targets::detect_host_device()); }
 
 std::string key_of(const std::string& spec) { return subgraphs::load_spec_subgraph(spec)->key().key; }
-
-// Starts ktune with `args` in the background; its output goes to `out_path`.
-pid_t start_ktune(const std::vector<std::string>& args, const std::string& out_path) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    FILE* out = std::freopen(out_path.c_str(), "w", stdout);
-    (void)out;
-    dup2(fileno(stdout), STDERR_FILENO);
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(KTUNE_EXE));
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(KTUNE_EXE, argv.data());
-    _exit(127);
-  }
-  return pid;
-}
 
 int64_t measurements_in(const std::string& db_path) {
   if (access(db_path.c_str(), F_OK) != 0) return 0;
