@@ -16,8 +16,10 @@
 namespace ktune::measure::internal {
 
 // Binds every input of `built` (compiled for `target`) to a buffer covering `seeded[i]` and
-// what the pipeline reads to compute `outputs`. Throws Halide::Error when the bounds query
-// fails.
+// what the pipeline reads to compute `outputs`; to `seeded[i]` itself where the target has no
+// bounds query (no_bounds_query) or where covering the reads would take more than twice its
+// bytes and 64 MiB (a read far out of bounds stays the pipeline's error). Throws Halide::Error
+// when the bounds query fails.
 void bind_inputs_covering_reads(const subgraphs::BuiltPipeline& built, const std::vector<Halide::Buffer<>>& seeded,
                                 Halide::Realization& outputs, const Halide::Target& target);
 

@@ -63,5 +63,18 @@ TEST(InputCover, AnInputThatAlreadyCoversTheReadsIsBoundAsItIs) {
   EXPECT_EQ(built.inputs[0].buffer().data(), seeded.data());
 }
 
+TEST(InputCover, AReadFarOutOfBoundsIsLeftToFailAsThePipelinesOwnError) {
+  Halide::ImageParam in(Halide::Int(32), 1, "in");
+  Halide::Var x("x");
+  Halide::Func out("out");
+  out(x) = in(x + 1000000000);
+  const subgraphs::BuiltPipeline built{Halide::Pipeline(out), {in.parameter()}, {out}, {}};
+  const Halide::Buffer<> seeded = seeded_input();
+  std::vector<Halide::Buffer<>> buffers = {Halide::Buffer<int32_t>(50)};
+  Halide::Realization realization(buffers);
+  bind_inputs_covering_reads(built, {seeded}, realization, Halide::get_jit_target_from_environment());
+  EXPECT_EQ(built.inputs[0].buffer().data(), seeded.data()) << "no gigabytes of input for a bad index";
+}
+
 }  // namespace
 }  // namespace ktune::measure::internal
