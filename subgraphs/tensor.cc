@@ -101,4 +101,32 @@ Tensor to_typed(const RefTensor& t, DType dtype) {
   return out;
 }
 
+bool region_inside(const TensorInfo& inner, const TensorInfo& outer) {
+  if (inner.shape.size() != outer.shape.size()) return false;
+  const std::vector<int64_t> in_min = inner.mins_or_zero(), out_min = outer.mins_or_zero();
+  for (size_t a = 0; a < inner.shape.size(); ++a) {
+    if (in_min[a] < out_min[a] || in_min[a] + inner.shape[a] > out_min[a] + outer.shape[a]) return false;
+  }
+  return true;
+}
+
+Tensor crop_tensor(const Tensor& t, const TensorInfo& t_info, const TensorInfo& region) {
+  KTUNE_CHECK(region_inside(region, t_info)) << "crop_tensor: " << region.name << " lies outside the tensor";
+  Tensor out(region.shape, t.dtype);
+  const std::vector<int64_t> from_strides = row_major_strides(t.shape);
+  const std::vector<int64_t> t_min = t_info.mins_or_zero(), r_min = region.mins_or_zero();
+  const size_t element = static_cast<size_t>(bytes_of(t.dtype));
+  std::vector<int64_t> index(region.shape.size(), 0);  // position in the region, outermost first
+  for (size_t k = 0; k < out.size(); ++k) {
+    int64_t from = 0;
+    for (size_t a = 0; a < index.size(); ++a) from += (index[a] + r_min[a] - t_min[a]) * from_strides[a];
+    std::copy_n(t.bytes.begin() + static_cast<int64_t>(from * element), element, out.bytes.begin() + static_cast<int64_t>(k * element));
+    for (size_t a = index.size(); a-- > 0;) {
+      if (++index[a] < region.shape[a]) break;
+      index[a] = 0;
+    }
+  }
+  return out;
+}
+
 }  // namespace ktune::subgraphs

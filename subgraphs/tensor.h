@@ -75,6 +75,13 @@ struct Tensor {
   std::vector<float> floats() const;
 };
 
+// The part of `t` (whose elements sit at `t_info`'s mins) that `region` covers, as a tensor of
+// `region`'s shape; `region` must lie inside `t_info`'s (an invariant failure otherwise).
+Tensor crop_tensor(const Tensor& t, const TensorInfo& t_info, const TensorInfo& region);
+
+// True when `inner`'s region lies inside `outer`'s.
+bool region_inside(const TensorInfo& inner, const TensorInfo& outer);
+
 // A dense row-major tensor of doubles, used by the references (double accumulation).
 struct RefTensor {
   Shape shape;               // outermost first

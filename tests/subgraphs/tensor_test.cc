@@ -64,5 +64,24 @@ TEST(Tensor, ElementsConvertAndRoundTripThroughBytes) {
   EXPECT_EQ(to_ref(h).data[0], h.at(0));
 }
 
+TEST(Tensor, ACropKeepsTheElementsOfItsRegion) {
+  // A 3 x 4 tensor at (1, 2): element (r, c) holds 10 * r + c.
+  const TensorInfo whole{"t", DType::kI32, {3, 4}, {1, 2}};
+  Tensor t({3, 4}, DType::kI32);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) t.set(static_cast<size_t>(r * 4 + c), 10 * (r + 1) + (c + 2));
+  }
+  const TensorInfo region{"t", DType::kI32, {2, 2}, {2, 4}};
+  ASSERT_TRUE(region_inside(region, whole));
+  const Tensor crop = crop_tensor(t, whole, region);
+  ASSERT_EQ(crop.shape, (Shape{2, 2}));
+  EXPECT_EQ(crop.at(0), 24);
+  EXPECT_EQ(crop.at(1), 25);
+  EXPECT_EQ(crop.at(2), 34);
+  EXPECT_EQ(crop.at(3), 35);
+  EXPECT_FALSE(region_inside(TensorInfo{"t", DType::kI32, {2, 2}, {3, 4}}, whole));  // one row past the end
+  EXPECT_FALSE(region_inside(TensorInfo{"t", DType::kI32, {2, 2}, {0, 2}}, whole));  // one row before
+}
+
 }  // namespace
 }  // namespace ktune::subgraphs

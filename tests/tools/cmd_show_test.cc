@@ -62,6 +62,14 @@ TEST(CmdShow, AGeneratorShowsItsDataAndItsOwnScheduleIsChecked) {
   EXPECT_NE(jr["key"], jp["key"]);
 }
 
+// ktune_padded_blur's hand schedule bounds its output to whole strips of 32 rows, fewer than
+// the workload's 300: it is checked where it computes, against that part of the reference.
+TEST(CmdShow, AnOwnScheduleThatBoundsItsOutputIsCheckedWhereItComputes) {
+  const auto r = run_ktune(std::string("show --check --generator ") + KTUNE_REAL_GENERATORS + ":ktune_padded_blur");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("hand      ok")) << r.out;
+}
+
 TEST(CmdShow, ABadInputRangeExitsWithTwoAndNamesTheInput) {
   const std::string gen = std::string(" --generator ") + KTUNE_REAL_GENERATORS + ":ktune_lut_tone";
   auto r = run_ktune("show" + gen + " --input-range input=0.1");
