@@ -1,4 +1,5 @@
-// KTUNE_CHECK: invariant checks that abort with the file and line (STYLE.md 6.4, tier 3).
+// KTUNE_CHECK: invariant checks that abort with the file and line (the third error tier:
+// a broken invariant is a bug, never a user error).
 // The message is only built when the check fails:
 //   KTUNE_CHECK(rank > 0) << "tensor " << name << " has rank " << rank;
 // Halide 14 #undefs its own assert macros, hence our own.

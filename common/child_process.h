@@ -2,7 +2,8 @@
 // pipe and exits; the parent poll()s the pipe, SIGKILLs the child when the deadline
 // passes or a stop is requested (common/stop_request.h), and reaps it. A child that
 // crashes, hangs or exits early never harms the parent, and never outlives it.
-// No Halide here: the callers decide what runs in the child (PLATFORM_NOTES.md item 9).
+// No Halide here: the callers decide what runs in the child (a forked child starts without
+// the parent's thread pool, so the parent shuts Halide's pool down before each fork).
 #pragma once
 
 #include <sys/types.h>

@@ -1,4 +1,5 @@
-// Error tiers shared by every ktune library (STYLE.md 6.4).
+// Error tiers shared by every ktune library: user errors, environment failures, and broken
+// invariants (KTUNE_CHECK, common/check.h).
 // UserError is bad input a person can fix: it names the file, the field or line,
 // what was expected and what was found. The CLI maps it to exit code 2.
 // EnvironmentError is a correct request that the machine failed: a full disk, an I/O
