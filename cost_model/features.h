@@ -29,7 +29,7 @@ namespace ktune::cost_model {
 // a loop), not in the whole buffer; 8: the bytes the packs copy, every realization counted
 // (pipeline.pack_copied_bytes, pack_recopy_ratio; cost.pack_copy, pack_copy_per_point, and
 // in the estimate).
-inline constexpr int kFeatureVersion = 8;
+inline constexpr int kFeatureVersion = 9;
 
 namespace internal {
 struct FeatureInputs;  // cost_model/internal/feature_inputs.h
@@ -105,7 +105,7 @@ struct MemoryFeatures {
 
 // Buffers of intermediate Funcs: where they live and how often they are made.
 struct AllocationFeatures {
-  static constexpr int kCount = 7;
+  static constexpr int kCount = 9;
   float realizations = 0;             // realizations of compute_at Funcs, summed
   float max_realization_bytes = 0;    // largest allocation of one compute_at realization
   float compute_at_bytes = 0;         // allocations of one realization of every compute_at Func, summed
@@ -113,6 +113,8 @@ struct AllocationFeatures {
   float redundant_points = 0;         // points_computed - points_ideal (recompute from overlaps)
   float max_recompute_ratio = 0;      // largest (realizations x region) / whole region of a compute_at Func; 0 if none
   float realizations_in_parallel = 0; // compute_at realizations inside a parallel loop, summed
+  float sliding_windows = 0;          // Funcs stored around the loop they are computed at
+  float window_bytes = 0;             // the rows those keep live, summed (their folded storage)
   static AllocationFeatures compute(const internal::FeatureInputs& in);
   static std::vector<std::string> names();
   void append_to(std::vector<float>& out) const;

@@ -183,6 +183,11 @@ class Applier {
         f.compute_at(Halide::LoopLevel(c, loop_var(fs.compute.loop, rvar)));
         compute_loop_idents_[fs.func] = ident(fs.compute.loop);
         body_ << "  " << fs.func << ".compute_at(" << fs.compute.consumer << ", " << compute_loop_idents_[fs.func] << ");\n";
+        if (fs.compute.sliding()) {
+          const bool store_rvar = is_rvar(fs.compute.consumer, fs.compute.consumer_stage, &schedule, fs.compute.store_loop);
+          f.store_at(Halide::LoopLevel(c, loop_var(fs.compute.store_loop, store_rvar)));
+          body_ << "  " << fs.func << ".store_at(" << fs.compute.consumer << ", " << ident(fs.compute.store_loop) << ");\n";
+        }
         break;
       }
     }

@@ -158,6 +158,7 @@ ordered compute_json(const ComputeLocation& compute) {
     c["consumer"] = compute.consumer;
     c["consumer_stage"] = compute.consumer_stage;
     c["loop"] = compute.loop;
+    if (!compute.store_loop.empty()) c["store_loop"] = compute.store_loop;
   }
   return c;
 }
@@ -166,7 +167,7 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
   const json& c = field(obj, "compute", where, path);
   const std::string cp = path + ".compute";
   if (!c.is_object()) fail(where, cp, "expected an object with \"kind\", found " + shown(c));
-  check_keys(c, {"kind", "consumer", "consumer_stage", "loop"}, where, cp);
+  check_keys(c, {"kind", "consumer", "consumer_stage", "loop", "store_loop"}, where, cp);
   ComputeLocation out;
   const std::string kind = string_field(c, "kind", where, cp);
   if (kind == "inline") {
@@ -178,6 +179,12 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
     out.consumer = string_field(c, "consumer", where, cp);
     out.consumer_stage = static_cast<int>(int_field(c, "consumer_stage", where, cp));
     out.loop = string_field(c, "loop", where, cp);
+    if (c.contains("store_loop")) {
+      out.store_loop = string_field(c, "store_loop", where, cp);
+      if (out.store_loop.empty() || out.store_loop == out.loop) {
+        fail(where, cp + ".store_loop", "expected a loop around \"" + out.loop + "\" (omit it to store where computed)");
+      }
+    }
   } else {
     fail(where, cp + ".kind", "expected inline, root or at, found \"" + kind + "\"");
   }
@@ -199,6 +206,7 @@ std::vector<InputPack> packs_field(const json& root, const std::string& where) {
     if (p.storage.empty()) fail(where, pp + ".storage", "expected the input's dimensions, innermost first");
     p.compute = compute_field(ps[i], where, pp);
     if (p.compute.kind == ComputeLocation::Kind::kInline) fail(where, pp + ".compute.kind", "expected root or at: a pack is stored");
+    if (p.compute.sliding()) fail(where, pp + ".compute.store_loop", "a pack is stored where it is computed");
     if (ps[i].contains("vector_width")) {
       p.vector_width = int_field(ps[i], "vector_width", where, pp);
       if (p.vector_width < 2) fail(where, pp + ".vector_width", "expected a vector width >= 2");
@@ -221,7 +229,8 @@ const char* to_string(ComputeLocation::Kind kind) {
 }
 
 bool ComputeLocation::operator==(const ComputeLocation& o) const {
-  return kind == o.kind && (kind != Kind::kAt || (consumer == o.consumer && consumer_stage == o.consumer_stage && loop == o.loop));
+  return kind == o.kind && (kind != Kind::kAt || (consumer == o.consumer && consumer_stage == o.consumer_stage && loop == o.loop &&
+                                                   store_loop == o.store_loop));
 }
 bool LoopSplit::operator==(const LoopSplit& o) const {
   return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor && tail == o.tail;

@@ -26,6 +26,12 @@ struct ComputeLocation {
   std::string consumer;    // kAt: the consumer Func whose loop hosts the computation
   int consumer_stage = 0;  // kAt: the consumer's stage (0 = pure, k = update k-1)
   std::string loop;        // kAt: a loop of that stage, after its splits
+  // kAt on a CPU: a loop of the same stage at or around `loop` where the Func's buffer is
+  // kept (Halide's store_at): across the loops between the two, Halide slides a window
+  // along the Func (each new row of a strip is computed once) and folds its storage to the
+  // rows still read. Empty = stored where computed.
+  std::string store_loop;
+  bool sliding() const { return kind == Kind::kAt && !store_loop.empty(); }
   bool operator==(const ComputeLocation& o) const;
 };
 

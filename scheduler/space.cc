@@ -12,10 +12,12 @@
 #include "scheduler/gpu_mapping.h"
 #include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
+#include "scheduler/image_strips.h"
 #include "scheduler/buffer_limits.h"
 #include "scheduler/inline_cost.h"
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
+#include "scheduler/sliding_window.h"
 #include "scheduler/stage_template.h"
 #include "scheduler/tail_strategy.h"
 
@@ -379,6 +381,10 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   }
   const std::vector<ComputeLocation> at = at_locations(analysis_, schedule, host, stage, innermost);
   options.insert(options.end(), at.begin(), at.end());
+  if (!fa.has_updates()) {  // Halide slides windows of pure Funcs only
+    const std::vector<ComputeLocation> windows = window_locations(analysis_, schedule, at);
+    options.insert(options.end(), windows.begin(), windows.end());
+  }
   return options;
 }
 
@@ -392,8 +398,9 @@ Schedule Space::build(Rng* rng) const {
     f.func = fa.name;
     const std::vector<ComputeLocation> options = compute_options(s, i);
     std::vector<ComputeLocation> at;
+    std::vector<ComputeLocation> windows;
     for (const ComputeLocation& o : options) {
-      if (o.kind == ComputeLocation::Kind::kAt) at.push_back(o);
+      if (o.kind == ComputeLocation::Kind::kAt) (o.sliding() ? windows : at).push_back(o);
     }
     const bool can_inline = !fa.has_updates() && !fa.is_output;
     bool consumed_by_reduction = fa.consumers.size() > 1;
@@ -428,7 +435,8 @@ Schedule Space::build(Rng* rng) const {
       if (can_inline && r < (stencil ? 0.15 : consumed_by_reduction ? 0.35 : 0.7)) {
         f.compute.kind = ComputeLocation::Kind::kInline;
       } else if (!at.empty() && rng->chance(fa.has_updates() ? 0.6 : 0.5)) {
-        f.compute = rng->pick(at);
+        // A stencil producer slides a window along a strip in some of the draws.
+        f.compute = !windows.empty() && stencil && rng->chance(0.4) ? rng->pick(windows) : rng->pick(at);
       } else {
         f.compute.kind = ComputeLocation::Kind::kRoot;
       }
@@ -449,10 +457,23 @@ Schedule Space::build(Rng* rng) const {
     if (layout && at_channel_block(analysis_, f.compute, *layout)) f.storage = channels_innermost_storage(fa, *layout);
     if (root && !fa.has_updates()) store_activations_by_channel(s, i, rng);
   }
+  // Image pipelines run in strips with their stencils as sliding windows: always in the
+  // heuristic where the result validates, in some of the draws.
+  if (!rng || rng->chance(0.3)) {
+    Schedule strips = s;
+    if (apply_image_strips(analysis_, strips)) {
+      finish(strips, rng);
+      if (rng || !validate(strips)) return strips;
+    }
+  }
+  finish(s, rng);
+  return s;
+}
+
+void Space::finish(Schedule& s, Rng* rng) const {
   narrow_gathering_vectors(analysis_, s);
   choose_tails(analysis_, s, rng);
   add_packs(s, rng);
-  return s;
 }
 
 TilingChoice Space::tiling_choice(int func, const StageAnalysis& sa, bool root, Rng* rng) const {

@@ -61,6 +61,7 @@ class Space {
 
  private:
   Schedule build(Rng* rng) const;      // heuristic when rng is null, a sample otherwise
+  void finish(Schedule& s, Rng* rng) const;  // vector widths of gathers, tails and packs
   // The tiling of a stage: the heuristic's or a draw (rng), or the consumer tiling of a
   // matmul's family (family_templates.h) for the Func that reads the accumulator.
   TilingChoice tiling_choice(int func, const StageAnalysis& stage, bool root, Rng* rng) const;

@@ -159,6 +159,8 @@ void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
         const std::vector<Tail> allowed = allowed_tails(analysis, schedule, *fa, f, st, split);
         if (allowed.empty()) continue;
         if (!rng) {
+          // A tail set before (a strip's shift, image_strips.h) stays where it is allowed.
+          if (split.tail != Tail::kGuard && std::find(allowed.begin(), allowed.end(), split.tail) != allowed.end()) continue;
           split.tail = allowed.front();
         } else if (rng->chance(0.7)) {
           split.tail = rng->pick(allowed);

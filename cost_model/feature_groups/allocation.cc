@@ -1,5 +1,6 @@
 // AllocationFeatures: the buffers of intermediate Funcs, how often compute_at producers
-// are realized, and how much they recompute where their tiles overlap.
+// are realized, how much they recompute where their tiles overlap, and the rows sliding
+// windows keep live.
 #include <algorithm>
 
 #include "cost_model/features.h"
@@ -28,6 +29,10 @@ AllocationFeatures AllocationFeatures::compute(const internal::FeatureInputs& in
         for (int q = fm.host_level; q < host.depth(); ++q) inside |= host.loops[q].parallel;
         if (inside) f.realizations_in_parallel += static_cast<float>(fm.realizations);
       }
+      if (fm.window_elements > 0) {
+        f.sliding_windows += 1;
+        f.window_bytes += static_cast<float>(fm.window_elements * in.facts.buffers[i].element_bytes);
+      }
     } else if (fm.kind == Kind::kRoot && !in.analysis.funcs[i].is_output) {
       f.root_bytes += static_cast<float>(bytes);
     }
@@ -40,12 +45,13 @@ AllocationFeatures AllocationFeatures::compute(const internal::FeatureInputs& in
 
 std::vector<std::string> AllocationFeatures::names() {
   return {"realizations",     "max_realization_bytes", "compute_at_bytes",        "root_bytes",
-          "redundant_points", "max_recompute_ratio",   "realizations_in_parallel"};
+          "redundant_points", "max_recompute_ratio",   "realizations_in_parallel", "sliding_windows",
+          "window_bytes"};
 }
 
 void AllocationFeatures::append_to(std::vector<float>& out) const {
   out.insert(out.end(), {realizations, max_realization_bytes, compute_at_bytes, root_bytes, redundant_points,
-                         max_recompute_ratio, realizations_in_parallel});
+                         max_recompute_ratio, realizations_in_parallel, sliding_windows, window_bytes});
 }
 
 }  // namespace ktune::cost_model

@@ -128,6 +128,24 @@ void cut_to_readers(const ScheduleModel& model, int host_stage, int buffer, std:
   for (size_t a = 0; a < region.size(); ++a) region[a] = std::min(region[a], std::max<int64_t>(1, needed[a]));
 }
 
+// The elements of a sliding window's buffer that stay live: what one iteration of the
+// host's compute level reads of `buffer` where the host reads it, else (the window read by
+// other windows of the same strip) the strip's `region` shared among the compute loop's
+// iterations in it.
+int64_t window_elements(const StageModel& host, int buffer, int compute_level, int store_level,
+                        const std::vector<int64_t>& region) {
+  int64_t strip = 1;
+  for (int64_t e : region) strip *= e;
+  for (const AccessGroupModel& g : host.groups) {
+    if (g.buffer != buffer || g.store || compute_level >= static_cast<int>(g.levels.size())) continue;
+    int64_t live = 1;
+    for (int64_t e : g.levels[compute_level]->box.extent) live *= e;
+    return std::min(strip, live);
+  }
+  const int64_t steps = std::max<int64_t>(1, host.executions(compute_level) / std::max<int64_t>(1, host.executions(store_level)));
+  return std::max<int64_t>(1, strip / steps);
+}
+
 // The storage order of every packed input, and the bytes the packs copy (each input element
 // once: a pack at a loop copies the part of the input that loop's iteration reads).
 void add_packs(const scheduler::Analysis& analysis, const PipelineFacts& facts, const scheduler::Schedule& schedule,
@@ -279,12 +297,18 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
         const StageModel& s = model.stages[i];
         if (s.func == host_func && (host < 0 || s.stage <= at.consumer_stage)) host = static_cast<int>(i);
       }
-      const int p = host < 0 ? -1 : position(model.stages[host].loops, at.loop);
+      const int compute_level = host < 0 ? -1 : position(model.stages[host].loops, at.loop);
+      // A sliding window computes, over one iteration of its store loop, what a realization
+      // there would: each point once, in rows. Modelled so, with the rows kept live (those
+      // one iteration of the compute loop reads) as its window.
+      const int store_level = at.sliding() && host >= 0 ? position(model.stages[host].loops, at.store_loop) : -1;
+      const int p = store_level > compute_level ? store_level : compute_level;
       if (p < 0) {
         ++model.unknown_loops;
         fm.kind = ComputeLocation::Kind::kRoot;
       } else {
         const StageModel& hs = model.stages[host];
+
         fm.host_stage = host;
         fm.host_level = p;
         fm.realizations = hs.realizations * hs.executions(p);
@@ -295,6 +319,7 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
           host_reads = true;
         }
         if (!host_reads) cut_to_readers(model, host, f, fm.region);
+        if (p != compute_level) fm.window_elements = window_elements(hs, f, compute_level, p, fm.region);
         // Inside (or at) the host's parallel loop, every task computes its own part.
         bool inside_parallel = false;
         for (int q = p; q < hs.depth(); ++q) inside_parallel |= hs.loops[q].parallel;

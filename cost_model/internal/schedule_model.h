@@ -94,7 +94,11 @@ struct FuncModel {
   int64_t realizations = 1;       // times it is computed; 0 when inlined
   std::vector<int64_t> region;    // per buffer dimension: elements of one realization
   int host_stage = -1;            // index into ScheduleModel::stages of the compute_at host; -1 otherwise
-  int host_level = 0;             // loops of the host inside the compute_at loop
+  int host_level = 0;             // loops of the host inside the compute_at loop (the store loop
+                                  // of a sliding window, which is modelled as computed there)
+  // A sliding window (ComputeLocation::store_loop): the elements that stay live (what one
+  // iteration of its compute loop reads); 0 otherwise.
+  int64_t window_elements = 0;
   std::string gpu_memory;         // CUDA: "shared", "register" or "" (Halide's choice)
   int64_t region_elements() const;  // product of `region`
 };

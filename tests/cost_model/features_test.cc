@@ -248,3 +248,31 @@ TEST(Features, BytesFollowEachBuffersType) {
 
 }  // namespace
 }  // namespace ktune::cost_model
+
+namespace ktune::cost_model {
+namespace {
+
+// blur_y in strips of 8 rows (y_i inside y_o), blur_x computed per row: stored per row, or
+// per strip (a sliding window, `store_loop`).
+std::string per_row_blur(const std::string& store) {
+  return R"({"funcs": [{"func": "blur_x", "compute": {"kind": "at", "consumer": "blur_y", "consumer_stage": 0,
+    "loop": "y_i")" + store + R"(}}, {"func": "blur_y", "compute": {"kind": "root"}, "stages": [{"stage": 0,
+    "splits": [{"loop": "y", "outer": "y_o", "inner": "y_i", "factor": 8, "tail": "shift_inwards"}]}]}]})";
+}
+
+TEST(Features, ASlidingWindowComputesEachRowOnceAndKeepsAFewLive) {
+  const scheduler::Analysis a = testing::analyze_spec(testing::kBlurSpec);
+  const std::vector<float> window = extract_features(a, testing::schedule(per_row_blur(R"(, "store_loop": "y_o")")));
+  const std::vector<float> per_row = extract_features(a, testing::schedule(per_row_blur("")));
+  EXPECT_EQ(window[index_of("allocation.sliding_windows")], 1);
+  EXPECT_EQ(per_row[index_of("allocation.sliding_windows")], 0);
+  // One row of blur_y reads 3 rows of blur_x: those stay live.
+  EXPECT_EQ(window[index_of("allocation.window_bytes")], 3.f * 64 * 4);
+  // Per row, blur_x computes 3 rows for each of blur_y's 32; sliding, each strip of 8
+  // computes 10: 4 strips x 10 rows.
+  const float blur_y_ops = 64.f * 32 * 3;  // 2 adds and a divide per point
+  EXPECT_LT(window[index_of("arith.ops")] - blur_y_ops, 0.5f * (per_row[index_of("arith.ops")] - blur_y_ops));
+}
+
+}  // namespace
+}  // namespace ktune::cost_model

@@ -1,0 +1,134 @@
+#include "scheduler/image_strips.h"
+
+#include <algorithm>
+
+#include "scheduler/host_consumer.h"
+
+namespace ktune::scheduler {
+namespace {
+
+// The largest window halo (rows a Func computes beyond its leader's) a group keeps, as a
+// share of the strip: past it, the rows recomputed at the top of every strip cost more
+// than a pass through memory.
+constexpr double kMaxHaloShare = 0.5;
+
+// An output (or group leader) a strip schedule fits: a pure Func with rows to split.
+bool image_shaped(const FuncAnalysis& fa) {
+  return !fa.has_updates() && fa.extents.size() >= 2 && fa.extents[1] >= 16 && fa.stages[0].pure_loop(1) != nullptr;
+}
+
+// True when Func `f` covers at least half of `leader`'s rows and columns: a stage at the
+// leader's resolution (a pyramid level below it is not).
+bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
+  return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
+}
+
+// The pure stage of a window: its rows vectorized by `lanes` where they are that long.
+std::vector<StageSchedule> window_stages(const FuncAnalysis& fa, int64_t lanes) {
+  const LoopAnalysis* x = fa.stages[0].pure_loop(0);
+  if (!x || x->extent < lanes || lanes < 2) return {};
+  StageSchedule st;
+  st.splits.push_back({x->name, loop_piece(x->name, "_o"), loop_piece(x->name, "_i"), lanes});
+  st.vectorize = loop_piece(x->name, "_i");
+  return {st};
+}
+
+// Places the producers hosted by `leader` (already in strips with loops `row` and `strip`):
+// stencil producers at its resolution become windows, those too far up the chain lead groups
+// of their own (appended to `leaders`), reductions and others hosted at its loops are
+// computed per strip. Returns the number of windows.
+int place_producers(const Analysis& analysis, Schedule& schedule, int leader, const std::string& row,
+                    const std::string& strip, std::vector<int>& leaders) {
+  const FuncAnalysis& la = analysis.funcs[leader];
+  const int64_t rows = schedule.funcs[leader].stages.front().splits[1].factor;
+  int windows = 0;
+  for (int f = leader - 1; f >= 0; --f) {
+    const FuncAnalysis& fa = analysis.funcs[f];
+    FuncSchedule& fs = schedule.funcs[f];
+    if (fa.is_output || fs.compute.kind == ComputeLocation::Kind::kInline) continue;
+    const AtHost host = at_host(analysis, schedule, f);
+    if (host.func != leader) continue;
+    const ComputeLocation per_strip{ComputeLocation::Kind::kAt, la.name, 0, strip};
+    if (fa.has_updates() || !at_resolution_of(fa, la)) {
+      if (fs.compute.kind == ComputeLocation::Kind::kAt) fs.compute = per_strip;
+      continue;
+    }
+    if (static_cast<double>(fa.extents[1] - la.extents[1]) > kMaxHaloShare * static_cast<double>(rows) &&
+        image_shaped(fa)) {
+      fs.compute = ComputeLocation{};
+      leaders.push_back(f);
+      continue;
+    }
+    if (host.innermost == strip) {  // a reader is computed per strip: so is this one
+      fs.compute = per_strip;
+      continue;
+    }
+    fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip};
+    fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
+    ++windows;
+  }
+  return windows;
+}
+
+// Puts `leader` in strips and places its producers; undone for an output where no window
+// results (a group leader keeps its strips: it is at root either way).
+bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::vector<int>& leaders) {
+  const FuncAnalysis& la = analysis.funcs[leader];
+  const int64_t lanes = la.stages[0].native_lanes(analysis.target);
+  const std::optional<StageSchedule> stage = strip_stage(la, lanes, strip_rows(la.extents[1], analysis.target.cores));
+  if (!stage) return false;
+  const Schedule before = schedule;
+  const size_t known_leaders = leaders.size();
+  schedule.funcs[leader].stages = {*stage};
+  const std::string row = stage->splits[1].inner, strip = stage->splits[1].outer;
+  if (place_producers(analysis, schedule, leader, row, strip, leaders) > 0 || !la.is_output) return true;
+  schedule = before;
+  leaders.resize(known_leaders);
+  return false;
+}
+
+}  // namespace
+
+int64_t strip_rows(int64_t rows, int cores) {
+  int64_t s = 8;
+  while (s < 256 && s * 2 * 4 * std::max(1, cores) <= rows) s *= 2;
+  return s;
+}
+
+std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes, int64_t rows) {
+  if (!image_shaped(func)) return std::nullopt;
+  const StageAnalysis& sa = func.stages[0];
+  const LoopAnalysis* x = sa.pure_loop(0);
+  const LoopAnalysis* y = sa.pure_loop(1);
+  if (!x || !y || lanes < 2 || x->extent < lanes || y->extent < 2 * rows) return std::nullopt;
+  std::vector<std::string> channels;
+  for (size_t d = 2; const LoopAnalysis* c = sa.pure_loop(d); ++d) {
+    if (c->extent > 4) return std::nullopt;
+    channels.push_back(c->name);
+  }
+  StageSchedule st;
+  // The last vector and the last strip shift back over the ones before (the Func is at root
+  // with no update): a guard would cost a scalar tail and stop the windows sliding.
+  st.splits = {{x->name, loop_piece(x->name, "_o"), loop_piece(x->name, "_i"), lanes, Tail::kShiftInwards},
+               {y->name, loop_piece(y->name, "_o"), loop_piece(y->name, "_i"), rows, Tail::kShiftInwards}};
+  st.order = {st.splits[0].inner, st.splits[0].outer};
+  st.order.insert(st.order.end(), channels.begin(), channels.end());
+  st.order.push_back(st.splits[1].inner);
+  st.order.push_back(st.splits[1].outer);
+  st.parallel = {st.splits[1].outer};
+  st.vectorize = st.splits[0].inner;
+  return st;
+}
+
+bool apply_image_strips(const Analysis& analysis, Schedule& schedule) {
+  if (analysis.target.is_gpu() || schedule.funcs.size() != analysis.funcs.size()) return false;
+  std::vector<int> leaders;
+  for (int f = static_cast<int>(analysis.funcs.size()) - 1; f >= 0; --f) {
+    if (analysis.funcs[f].is_output && image_shaped(analysis.funcs[f])) leaders.push_back(f);
+  }
+  bool changed = false;
+  for (size_t k = 0; k < leaders.size(); ++k) changed |= strip_group(analysis, schedule, leaders[k], leaders);
+  return changed;
+}
+
+}  // namespace ktune::scheduler

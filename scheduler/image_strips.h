@@ -1,0 +1,31 @@
+// The heuristic's schedule for image pipelines on a CPU, as image experts write it: the
+// output runs in parallel strips of rows, vectorized along its rows, with small channel
+// loops inside each row; every stencil producer at the output's resolution is a sliding
+// window (computed per row of the strip, stored per strip), so that each of its rows is
+// computed once and only a few rows stay live; pointwise stages stay inlined. A chain whose
+// halo grows past half a strip is cut into groups, each led by a Func computed at root in
+// strips of its own.
+#pragma once
+
+#include "scheduler/analysis.h"
+#include "scheduler/schedule.h"
+
+namespace ktune::scheduler {
+
+// Rows per strip of a Func `rows` high on `cores` cores: about four strips per core, a power
+// of two from 8 to 256.
+int64_t strip_rows(int64_t rows, int cores);
+
+// The pure stage of a Func computed at root in strips of `rows` rows: its first loop split
+// by `lanes` and vectorized, its second split into strips run in parallel, its other loops
+// (channels, at most 4 each) between the two, inside each row of the strip. nullopt when the
+// stage does not have that shape (fewer than two pure loops, a larger third loop, an update).
+std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes, int64_t rows);
+
+// Rewrites `schedule` (the heuristic's) so that each image-shaped output, and each group
+// leader of a long chain, runs in strips with its stencil producers as sliding windows.
+// Funcs that are inlined, at a lower resolution (pyramid levels), reductions, or hosted by
+// another Func keep their places. Returns whether anything changed.
+bool apply_image_strips(const Analysis& analysis, Schedule& schedule);
+
+}  // namespace ktune::scheduler

@@ -1,0 +1,101 @@
+// The heuristic for image pipelines: the output in parallel strips of rows, its stencil
+// producers as sliding windows, long chains cut into groups led by Funcs at root.
+#include "scheduler/image_strips.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/scheduler/test_support.h"
+
+namespace ktune::scheduler {
+namespace {
+
+// A chain of `n` 3-tap stencils down the columns of a 64 x `rows` image, then a ReLU.
+std::string column_chain(int n, int rows) {
+  std::string ops;
+  std::string in = "in";
+  for (int k = 0; k < n; ++k) {
+    const std::string out = "s" + std::to_string(k);
+    ops += R"({"op": "stencil", "inputs": [")" + in + R"("], "output": ")" + out +
+           R"(", "axes": [0], "weights": [1, 2, 1], "divisor": 4}, )";
+    in = out;
+  }
+  return R"({"name": "chain", "inputs": [{"name": "in", "shape": [)" + std::to_string(rows + 2 * n) +
+         R"(, 64]}], "ops": [)" + ops + R"({"op": "relu", "inputs": [")" + in + R"("], "output": "out"}], "outputs": ["out"]})";
+}
+
+TEST(StripRows, AboutFourStripsPerCoreBetween8And256Rows) {
+  EXPECT_EQ(strip_rows(1024, 2), 128);
+  EXPECT_EQ(strip_rows(100, 2), 8);
+  EXPECT_EQ(strip_rows(1 << 20, 16), 256);
+}
+
+TEST(StripStage, ChannelsRunInsideEachRowAndTheStripsInParallel) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [3, 96, 64]}],
+    "ops": [{"op": "relu", "inputs": ["a"], "output": "y"}], "outputs": ["y"]})");
+  const Analysis a = analyze(*sg, testing::test_target());
+  const FuncAnalysis& y = a.funcs.back();
+  const std::optional<StageSchedule> st = strip_stage(y, 8, 16);
+  ASSERT_TRUE(st.has_value());
+  const std::string c = y.stages[0].pure_loop(2)->name;
+  EXPECT_EQ(st->order, (std::vector<std::string>{"x_i", "x_o", c, "y_i", "y_o"}));
+  EXPECT_EQ(st->parallel, (std::vector<std::string>{"y_o"}));
+  EXPECT_EQ(st->vectorize, "x_i");
+  EXPECT_EQ(st->splits[1].tail, Tail::kShiftInwards);
+  // A third loop of 64 is no channel loop: no strips.
+  const auto wide = testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [64, 96, 64]}],
+    "ops": [{"op": "relu", "inputs": ["a"], "output": "y"}], "outputs": ["y"]})");
+  EXPECT_FALSE(strip_stage(analyze(*wide, testing::test_target()).funcs.back(), 8, 16).has_value());
+}
+
+TEST(ImageStrips, TheHeuristicSlidesEveryStencilOfAShortChainAlongTheOutputsStrips) {
+  const auto sg = testing::spec_subgraph(column_chain(3, 128));
+  Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  for (const char* f : {"s0", "s1"}) {
+    EXPECT_TRUE(h.find(f)->compute.sliding()) << f;
+    EXPECT_EQ(h.find(f)->compute.consumer, "out") << f;
+  }
+  // The ReLU reads s2 at one point: s2 is inlined into it.
+  EXPECT_EQ(h.find("s2")->compute.kind, ComputeLocation::Kind::kInline);
+  EXPECT_EQ(h.find("out")->stages[0].parallel.size(), 1u);
+  const auto inputs = sg->make_inputs(7);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
+TEST(ImageStrips, ALongChainIsCutIntoGroupsWhereItsHaloOutgrowsHalfAStrip) {
+  // 64 rows on 2 cores: strips of 8 rows, so a window may add at most 4 rows of halo
+  // (2 stencils of radius 1): the chain is led again every third stencil.
+  const auto sg = testing::spec_subgraph(column_chain(10, 64));
+  Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.naive();
+  ASSERT_TRUE(apply_image_strips(space.analysis(), s));
+  int leaders = 0, windows = 0;
+  for (const FuncSchedule& f : s.funcs) {
+    if (f.func == "out") continue;
+    if (f.compute.kind == ComputeLocation::Kind::kRoot) {
+      ++leaders;
+      ASSERT_FALSE(f.stages.empty()) << f.func;
+      EXPECT_EQ(f.stages[0].parallel.size(), 1u) << f.func << " leads a group in strips of its own";
+    }
+    windows += f.compute.sliding();
+  }
+  EXPECT_EQ(leaders, 3);
+  EXPECT_EQ(windows, 7);
+  ASSERT_EQ(space.validate(s).value_or(""), "");
+  const auto inputs = sg->make_inputs(9);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
+TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
+  const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
+  const Analysis a = analyze(*sg, testing::test_target());
+  Schedule s = Space(a).heuristic();
+  const Schedule before = s;
+  EXPECT_FALSE(apply_image_strips(a, s));
+  EXPECT_EQ(s, before);
+}
+
+}  // namespace
+}  // namespace ktune::scheduler
