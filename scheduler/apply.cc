@@ -187,10 +187,20 @@ class Applier {
           const bool store_rvar = is_rvar(fs.compute.consumer, fs.compute.consumer_stage, &schedule, fs.compute.store_loop);
           f.store_at(Halide::LoopLevel(c, loop_var(fs.compute.store_loop, store_rvar)));
           body_ << "  " << fs.func << ".store_at(" << fs.compute.consumer << ", " << ident(fs.compute.store_loop) << ");\n";
+          if (fs.compute.fold_rows > 0) fold_rows(fs);
         }
         break;
       }
     }
+  }
+
+  // A window's buffer folded to its `fold_rows` rows along its second pure variable.
+  void fold_rows(const FuncSchedule& fs) {
+    const FuncAnalysis* fa = analysis_.find(fs.func);
+    if (!fa || fa->args.size() < 2) throw Halide::CompileError(fs.func + ": fold_rows needs a second dimension");
+    names_ = &stage_names(fs.func, 0);
+    funcs_.at(fs.func).func.fold_storage(loop_var(fa->args[1], false).var, static_cast<int>(fs.compute.fold_rows));
+    body_ << "  " << fs.func << ".fold_storage(" << ident(fa->args[1]) << ", " << fs.compute.fold_rows << ");\n";
   }
 
   // A region as long as the updates' round_up tails make it: Halide sizes the buffer by what

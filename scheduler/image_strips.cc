@@ -1,8 +1,10 @@
 #include "scheduler/image_strips.h"
 
 #include <algorithm>
+#include <set>
 
 #include "scheduler/host_consumer.h"
+#include "scheduler/inline_cost.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -11,6 +13,9 @@ namespace {
 // share of the strip: past it, the rows recomputed at the top of every strip cost more
 // than a pass through memory.
 constexpr double kMaxHaloShare = 0.5;
+
+// Arithmetic per point past which recomputing a Func costs more than storing and loading it.
+constexpr int64_t kCostlyOps = 16;
 
 // An output (or group leader) a strip schedule fits: a pure Func with rows to split.
 bool image_shaped(const FuncAnalysis& fa) {
@@ -21,6 +26,39 @@ bool image_shaped(const FuncAnalysis& fa) {
 // leader's resolution (a pyramid level below it is not).
 bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
   return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
+}
+
+// A Func that reads one point of a pipeline input with a few operations (a boundary
+// condition, a cast): each window reading it recomputes it for less than a copy costs.
+bool reads_one_input_point(const FuncAnalysis& fa) {
+  if (fa.has_updates() || fa.stages[0].arith_ops > kCostlyOps) return false;
+  std::set<std::string> points;
+  for (const ProducerUse& use : fa.stages[0].uses) {
+    if (use.func >= 0) return false;
+    points.insert(use.access);
+  }
+  return points.size() <= 1;
+}
+
+// An inlined Func that `leader` reads across channels it does not have (a luma ratio
+// scaling each of R, G and B) and that costs more than a load and a store: inlined, each
+// channel would compute it again, so it is computed once per row instead.
+bool broadcast_and_costly(const Analysis& analysis, const Schedule& schedule, int f, int leader) {
+  const FuncAnalysis& fa = analysis.funcs[f];
+  if (fa.has_updates() || fa.args.size() < 2 || fa.args.size() >= analysis.funcs[leader].args.size()) return false;
+  bool read_by_leader = false;
+  for (const auto& [reader, stage] : fa.consumers) read_by_leader |= reader == leader;
+  return read_by_leader && inlined_ops(analysis, schedule, f, 0) > kCostlyOps;
+}
+
+// The rows a window keeps: a power of two covering its halo over the leader's rows and
+// the row in flight (Halide does not fold a Func read rows ahead of the loop by itself,
+// and a strip's whole buffer is one the C library maps afresh per call). 0 where the
+// strip is no longer than that.
+int64_t fold_rows(int64_t halo, int64_t strip_rows) {
+  int64_t fold = 2;
+  while (fold < halo + 1) fold *= 2;
+  return fold < strip_rows ? fold : 0;
 }
 
 // The pure stage of a window: its rows vectorized by `lanes` where they are that long.
@@ -45,10 +83,22 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
   for (int f = leader - 1; f >= 0; --f) {
     const FuncAnalysis& fa = analysis.funcs[f];
     FuncSchedule& fs = schedule.funcs[f];
-    if (fa.is_output || fs.compute.kind == ComputeLocation::Kind::kInline) continue;
+    if (fa.is_output || std::find(leaders.begin(), leaders.end(), f) != leaders.end()) continue;
+    if (fs.compute.kind == ComputeLocation::Kind::kInline) {
+      if (broadcast_and_costly(analysis, schedule, f, leader)) {
+        fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row};
+        fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
+      }
+      continue;
+    }
     const AtHost host = at_host(analysis, schedule, f);
     if (host.func != leader) continue;
     const ComputeLocation per_strip{ComputeLocation::Kind::kAt, la.name, 0, strip};
+    if (reads_one_input_point(fa)) {
+      fs.compute.kind = ComputeLocation::Kind::kInline;
+      fs.stages.clear();
+      continue;
+    }
     if (fa.has_updates() || !at_resolution_of(fa, la)) {
       if (fs.compute.kind == ComputeLocation::Kind::kAt) fs.compute = per_strip;
       continue;
@@ -63,7 +113,8 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
       fs.compute = per_strip;
       continue;
     }
-    fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip};
+    fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip,
+                                 fold_rows(fa.extents[1] - la.extents[1], rows)};
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
     ++windows;
   }
@@ -120,15 +171,47 @@ std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes
   return st;
 }
 
+// Every stored pure Func back at root with Halide's default loops, so that the groups are
+// found from the readers down (a reader placed first hosts its producers) and no Func is
+// left at a loop of a leader's former tiling.
+void unplace_pure_funcs(const Analysis& analysis, Schedule& schedule) {
+  for (size_t f = 0; f < analysis.funcs.size(); ++f) {
+    const FuncAnalysis& fa = analysis.funcs[f];
+    FuncSchedule& fs = schedule.funcs[f];
+    if (fa.is_output || fa.has_updates() || fs.compute.kind == ComputeLocation::Kind::kInline) continue;
+    if (fs.compute.kind == ComputeLocation::Kind::kAt) fs.stages.clear();
+    fs.compute = ComputeLocation{};
+  }
+}
+
+// Funcs left at root with Halide's default loops (a pyramid level, a Func two groups read)
+// run in parallel strips of their own where they have the shape.
+void give_strips_to_bare_roots(const Analysis& analysis, Schedule& schedule) {
+  for (size_t f = 0; f < analysis.funcs.size(); ++f) {
+    FuncSchedule& fs = schedule.funcs[f];
+    if (fs.compute.kind != ComputeLocation::Kind::kRoot || !fs.stages.empty()) continue;
+    const FuncAnalysis& fa = analysis.funcs[f];
+    const int64_t lanes = fa.stages[0].native_lanes(analysis.target);
+    if (const auto st = strip_stage(fa, lanes, strip_rows(fa.extents[1], analysis.target.cores))) fs.stages = {*st};
+  }
+}
+
 bool apply_image_strips(const Analysis& analysis, Schedule& schedule) {
   if (analysis.target.is_gpu() || schedule.funcs.size() != analysis.funcs.size()) return false;
+  const Schedule before = schedule;
+  unplace_pure_funcs(analysis, schedule);
   std::vector<int> leaders;
   for (int f = static_cast<int>(analysis.funcs.size()) - 1; f >= 0; --f) {
     if (analysis.funcs[f].is_output && image_shaped(analysis.funcs[f])) leaders.push_back(f);
   }
   bool changed = false;
   for (size_t k = 0; k < leaders.size(); ++k) changed |= strip_group(analysis, schedule, leaders[k], leaders);
-  return changed;
+  if (!changed) {
+    schedule = before;
+    return false;
+  }
+  give_strips_to_bare_roots(analysis, schedule);
+  return true;
 }
 
 }  // namespace ktune::scheduler

@@ -2,7 +2,9 @@
 // output runs in parallel strips of rows, vectorized along its rows, with small channel
 // loops inside each row; every stencil producer at the output's resolution is a sliding
 // window (computed per row of the strip, stored per strip), so that each of its rows is
-// computed once and only a few rows stay live; pointwise stages stay inlined. A chain whose
+// computed once and only a few rows stay live; pointwise stages stay inlined (those the
+// output reads across channels they lack, and that cost more than a copy, are computed per
+// row), and so do boundary conditions over the inputs. A chain whose
 // halo grows past half a strip is cut into groups, each led by a Func computed at root in
 // strips of its own.
 #pragma once

@@ -159,6 +159,7 @@ ordered compute_json(const ComputeLocation& compute) {
     c["consumer_stage"] = compute.consumer_stage;
     c["loop"] = compute.loop;
     if (!compute.store_loop.empty()) c["store_loop"] = compute.store_loop;
+    if (compute.fold_rows > 0) c["fold_rows"] = compute.fold_rows;
   }
   return c;
 }
@@ -167,7 +168,7 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
   const json& c = field(obj, "compute", where, path);
   const std::string cp = path + ".compute";
   if (!c.is_object()) fail(where, cp, "expected an object with \"kind\", found " + shown(c));
-  check_keys(c, {"kind", "consumer", "consumer_stage", "loop", "store_loop"}, where, cp);
+  check_keys(c, {"kind", "consumer", "consumer_stage", "loop", "store_loop", "fold_rows"}, where, cp);
   ComputeLocation out;
   const std::string kind = string_field(c, "kind", where, cp);
   if (kind == "inline") {
@@ -183,6 +184,12 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
       out.store_loop = string_field(c, "store_loop", where, cp);
       if (out.store_loop.empty() || out.store_loop == out.loop) {
         fail(where, cp + ".store_loop", "expected a loop around \"" + out.loop + "\" (omit it to store where computed)");
+      }
+    }
+    if (c.contains("fold_rows")) {
+      out.fold_rows = int_field(c, "fold_rows", where, cp);
+      if (out.fold_rows < 2 || out.store_loop.empty()) {
+        fail(where, cp + ".fold_rows", "expected 2 or more rows, with a store_loop (a sliding window)");
       }
     }
   } else {
@@ -230,7 +237,7 @@ const char* to_string(ComputeLocation::Kind kind) {
 
 bool ComputeLocation::operator==(const ComputeLocation& o) const {
   return kind == o.kind && (kind != Kind::kAt || (consumer == o.consumer && consumer_stage == o.consumer_stage && loop == o.loop &&
-                                                   store_loop == o.store_loop));
+                                                   store_loop == o.store_loop && fold_rows == o.fold_rows));
 }
 bool LoopSplit::operator==(const LoopSplit& o) const {
   return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor && tail == o.tail;

@@ -31,6 +31,11 @@ struct ComputeLocation {
   // along the Func (each new row of a strip is computed once) and folds its storage to the
   // rows still read. Empty = stored where computed.
   std::string store_loop;
+  // With store_loop: the window's buffer keeps this many rows (its second dimension) and
+  // reuses them in turn (Halide's fold_storage), where Halide would not fold it by itself
+  // (a Func read rows ahead of the loop); Halide checks at run time that they suffice.
+  // 0 = Halide's choice.
+  int64_t fold_rows = 0;
   bool sliding() const { return kind == Kind::kAt && !store_loop.empty(); }
   bool operator==(const ComputeLocation& o) const;
 };

@@ -60,6 +60,8 @@ TEST(ImageStrips, TheHeuristicSlidesEveryStencilOfAShortChainAlongTheOutputsStri
   // The ReLU reads s2 at one point: s2 is inlined into it.
   EXPECT_EQ(h.find("s2")->compute.kind, ComputeLocation::Kind::kInline);
   EXPECT_EQ(h.find("out")->stages[0].parallel.size(), 1u);
+  // s0 computes 4 rows beyond out's (2 stencils of radius 1): 8 rows kept, reused in turn.
+  EXPECT_EQ(h.find("s0")->compute.fold_rows, 8);
   const auto inputs = sg->make_inputs(7);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
 }

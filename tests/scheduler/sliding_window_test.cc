@@ -55,6 +55,30 @@ TEST_F(SlidingWindowTest, WindowsAlongAStripValidatePrintAndComputeTheReference)
   EXPECT_EQ(testing::run_and_compare(*sg_, space_->analysis(), s, inputs, sg_->reference(inputs)), "");
 }
 
+TEST_F(SlidingWindowTest, AFoldedWindowKeepsItsRowsInTurnAndComputesTheReference) {
+  Schedule s = strips();
+  s.find("bx")->compute.fold_rows = 4;  // by reads 3 rows of bx per row of out
+  ASSERT_EQ(space_->validate(s).value_or(""), "");
+  const ApplyResult applied = apply(s, *sg_, space_->analysis());
+  ASSERT_TRUE(applied.ok) << applied.error;
+  EXPECT_THAT(applied.source, HasSubstr("bx.fold_storage("));
+  const auto inputs = sg_->make_inputs(6);
+  EXPECT_EQ(testing::run_and_compare(*sg_, space_->analysis(), s, inputs, sg_->reference(inputs)), "");
+  EXPECT_EQ(Schedule::from_json(s.to_json(), "folded.json"), s);
+}
+
+TEST_F(SlidingWindowTest, FoldedRowsNeedAWindow) {
+  nlohmann::json j = strips().to_json();
+  j["funcs"][0]["compute"].erase("store_loop");
+  j["funcs"][0]["compute"]["fold_rows"] = 4;
+  try {
+    Schedule::from_json(j, "strips.json");
+    FAIL() << "accepted fold_rows without a store loop";
+  } catch (const std::exception& e) {
+    EXPECT_THAT(e.what(), HasSubstr("funcs[0].compute.fold_rows"));
+  }
+}
+
 TEST_F(SlidingWindowTest, TheStoreLoopRoundTripsThroughJson) {
   const Schedule s = strips();
   const Schedule back = Schedule::from_json(s.to_json(), "strips.json");
