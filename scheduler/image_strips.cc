@@ -1,6 +1,7 @@
 #include "scheduler/image_strips.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "scheduler/host_consumer.h"
@@ -40,6 +41,44 @@ bool reads_one_input_point(const FuncAnalysis& fa) {
   return points.size() <= 1;
 }
 
+// How many times each value of Func `f` would be computed if it were inlined: the points
+// its readers read of it, multiplied along readers that are inlined themselves (the most
+// over its readers). A reader placed already is known: producers are placed after them.
+int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int f) {
+  int64_t most = 1;
+  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
+    std::set<std::string> points;
+    for (const ProducerUse& use : analysis.funcs[reader].stages[stage].uses) {
+      if (use.func == f) points.insert(use.access);
+    }
+    int64_t factor = std::max<int64_t>(1, static_cast<int64_t>(points.size()));
+    if (schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kInline) {
+      factor *= recompute_factor(analysis, schedule, reader);
+    }
+    most = std::max(most, factor);
+  }
+  return most;
+}
+
+// A pure Func cheaper to recompute where it is read than to store in a window: a product
+// of one point of each producer recomputed at most for the 9 points of one box sum
+// (Harris's Ix * Ix; not a table lookup, whose gathers cost more), or a few operations
+// computed once per point anyway (the box sum itself, read at one point by the
+// determinant and by the trace of one row), counting what each inlines already.
+bool cheaper_inlined(const Analysis& analysis, const Schedule& schedule, int f) {
+  const FuncAnalysis& fa = analysis.funcs[f];
+  if (fa.has_updates()) return false;
+  std::map<int, std::set<std::string>> points;  // producer -> distinct accesses
+  for (const ProducerUse& use : fa.stages[0].uses) points[use.func].insert(use.access);
+  bool one_point_each = true;
+  for (const auto& [producer, accesses] : points) one_point_each &= accesses.size() == 1;
+  // Its arithmetic with what it inlines already (a colour pipeline's pointwise stages).
+  const int64_t ops = inlined_ops(analysis, schedule, f, 0);
+  const int64_t factor = recompute_factor(analysis, schedule, f);
+  if (one_point_each && ops <= 4 && factor <= 9 && !gathers(analysis, schedule, f, 0)) return true;
+  return fa.consumers.size() <= 2 && ops <= kCostlyOps && factor == 1;
+}
+
 // An inlined Func that `leader` reads across channels it does not have (a luma ratio
 // scaling each of R, G and B) and that costs more than a load and a store: inlined, each
 // channel would compute it again, so it is computed once per row instead.
@@ -54,8 +93,10 @@ bool broadcast_and_costly(const Analysis& analysis, const Schedule& schedule, in
 // The rows a window keeps: a power of two covering its halo over the leader's rows and
 // the row in flight (Halide does not fold a Func read rows ahead of the loop by itself,
 // and a strip's whole buffer is one the C library maps afresh per call). 0 where the
-// strip is no longer than that.
+// strip is no longer than that, and for a Func with fewer rows than the leader (a plane of
+// a Bayer mosaic, at half its resolution).
 int64_t fold_rows(int64_t halo, int64_t strip_rows) {
+  if (halo < 0) return 0;  // at a lower resolution: rows of the leader map to fewer of its own
   int64_t fold = 2;
   while (fold < halo + 1) fold *= 2;
   return fold < strip_rows ? fold : 0;
@@ -94,7 +135,7 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
     const AtHost host = at_host(analysis, schedule, f);
     if (host.func != leader) continue;
     const ComputeLocation per_strip{ComputeLocation::Kind::kAt, la.name, 0, strip};
-    if (reads_one_input_point(fa)) {
+    if (reads_one_input_point(fa) || cheaper_inlined(analysis, schedule, f)) {
       fs.compute.kind = ComputeLocation::Kind::kInline;
       fs.stages.clear();
       continue;
