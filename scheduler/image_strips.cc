@@ -1,6 +1,7 @@
 #include "scheduler/image_strips.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -90,15 +91,40 @@ bool broadcast_and_costly(const Analysis& analysis, const Schedule& schedule, in
   return read_by_leader && inlined_ops(analysis, schedule, f, 0) > kCostlyOps;
 }
 
-// The rows a window keeps: a power of two covering its halo over the leader's rows and
-// the row in flight (Halide does not fold a Func read rows ahead of the loop by itself,
+// The fewest rows a Func computes that reads Func `f`, directly or through inlined Funcs
+// (Harris's box sum reads Ix through the inlined Ix * Ix); -1 where one has no rows.
+int64_t fewest_reader_rows(const Analysis& analysis, const Schedule& schedule, int f) {
+  int64_t fewest = std::numeric_limits<int64_t>::max();
+  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
+    const FuncAnalysis& ra = analysis.funcs[reader];
+    if (ra.extents.size() < 2) return -1;
+    fewest = std::min(fewest, ra.extents[1]);
+    if (schedule.funcs[reader].compute.kind != ComputeLocation::Kind::kInline) continue;
+    const int64_t through = fewest_reader_rows(analysis, schedule, reader);
+    if (through < 0) return -1;
+    fewest = std::min(fewest, through);
+  }
+  return fewest;
+}
+
+// How many more rows Func `f` covers than the reader that covers fewest: the span of its
+// rows one row of the strip reads (a 5-row stencil's reader: 4); -1 for a Func with fewer
+// rows than a reader (a lower resolution) or none.
+int64_t rows_ahead_of_readers(const Analysis& analysis, const Schedule& schedule, int f) {
+  const int64_t fewest = fewest_reader_rows(analysis, schedule, f);
+  if (fewest < 0 || fewest == std::numeric_limits<int64_t>::max()) return -1;
+  return analysis.funcs[f].extents[1] - fewest;
+}
+
+// The rows a window keeps: a power of two covering the rows its readers read and the row
+// in flight (Halide does not fold a Func read rows ahead of the loop by itself,
 // and a strip's whole buffer is one the C library maps afresh per call). 0 where the
 // strip is no longer than that, and for a Func with fewer rows than the leader (a plane of
 // a Bayer mosaic, at half its resolution).
-int64_t fold_rows(int64_t halo, int64_t strip_rows) {
-  if (halo < 0) return 0;  // at a lower resolution: rows of the leader map to fewer of its own
+int64_t fold_rows(int64_t span, int64_t strip_rows) {
+  if (span < 0) return 0;  // at a lower resolution: rows of a reader map to fewer of its own
   int64_t fold = 2;
-  while (fold < halo + 1) fold *= 2;
+  while (fold < span + 2) fold *= 2;
   return fold < strip_rows ? fold : 0;
 }
 
@@ -155,7 +181,7 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
       continue;
     }
     fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip,
-                                 fold_rows(fa.extents[1] - la.extents[1], rows)};
+                                 fa.extents[1] < la.extents[1] ? 0 : fold_rows(rows_ahead_of_readers(analysis, schedule, f), rows)};
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
     ++windows;
   }

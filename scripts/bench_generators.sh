@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 budget="${1:-5m}"
 db="${2:-generators.db}"
-names=(raw_denoise pyramid halo_blur histogram recursive_filter tuple_stats)
+# The first six: the round-1 set; the rest: image pipelines with an expert's strips and
+# sliding windows as their hand schedules. KTUNE_BENCH_GENERATORS="a b" picks others.
+read -r -a names <<< "${KTUNE_BENCH_GENERATORS:-raw_denoise pyramid halo_blur histogram recursive_filter tuple_stats blur_chain corner_response stencil_chain running_max camera_raw bilateral_grid depthwise_separable}"
 
 bash scripts/build.sh ktune ktune_real_generators
 ktune=./build/tools/ktune
