@@ -7,6 +7,7 @@
 
 #include "scheduler/host_consumer.h"
 #include "scheduler/inline_cost.h"
+#include "scheduler/loop_nest.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -260,6 +261,40 @@ void give_strips_to_bare_roots(const Analysis& analysis, Schedule& schedule) {
     const FuncAnalysis& fa = analysis.funcs[f];
     const int64_t lanes = fa.stages[0].native_lanes(analysis.target);
     if (const auto st = strip_stage(fa, lanes, strip_rows(fa.extents[1], analysis.target.cores))) fs.stages = {*st};
+  }
+}
+
+// Rows of its host's second pure loop that one iteration of `at.loop` covers (the pieces of
+// that loop inside it: 1 for a strip's row loop; more where the rows are split again).
+int64_t rows_per_iteration(const Analysis& analysis, const Schedule& schedule, const ComputeLocation& at) {
+  const int host = analysis.index_of(at.consumer);
+  const FuncSchedule* hs = schedule.find(at.consumer);
+  if (host < 0 || !hs) return 1;
+  const StageAnalysis& sa = analysis.funcs[host].stages[at.consumer_stage];
+  const LoopAnalysis* y = sa.pure_loop(1);
+  std::string error;
+  const auto nest = build_loop_nest(sa, hs->stage_or_empty(at.consumer_stage), &error);
+  if (!y || !nest || nest->position(at.loop) < 0) return 1;
+  int64_t rows = 1;
+  for (int p = 0; p < nest->position(at.loop); ++p) {
+    if (nest->loops[p].origin == y->name) rows *= nest->loops[p].extent;
+  }
+  return rows;
+}
+
+void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
+  if (schedule.funcs.size() != analysis.funcs.size()) return;
+  for (size_t f = 0; f < schedule.funcs.size(); ++f) {
+    ComputeLocation& c = schedule.funcs[f].compute;
+    if (!c.sliding() || c.fold_rows == 0) continue;
+    const int64_t span = rows_ahead_of_readers(analysis, schedule, static_cast<int>(f));
+    const int host = analysis.index_of(c.consumer);
+    if (span < 0 || host < 0 || analysis.funcs[f].extents[1] < analysis.funcs[host].extents[1]) {
+      c.fold_rows = 0;
+      continue;
+    }
+    const int64_t needed = span + rows_per_iteration(analysis, schedule, c) - 1;
+    c.fold_rows = std::max(c.fold_rows, fold_rows(needed, std::numeric_limits<int64_t>::max()));
   }
 }
 

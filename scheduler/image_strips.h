@@ -30,4 +30,9 @@ std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes
 // another Func keep their places. Returns whether anything changed.
 bool apply_image_strips(const Analysis& analysis, Schedule& schedule);
 
+// Widens each window's fold_rows to what its readers and its compute loop now need: a
+// mutation that inlines a reader or splits the strip's rows again would otherwise leave a
+// fold that fails Halide's run-time check. Only grows folds; never adds one.
+void refresh_window_folds(const Analysis& analysis, Schedule& schedule);
+
 }  // namespace ktune::scheduler

@@ -615,6 +615,7 @@ std::optional<Schedule> Space::propose(const Schedule& schedule, Rng& rng, std::
   }
   if (mutator) *mutator = std::string(chosen->mutator->name());
   std::optional<Schedule> out = chosen->mutator->propose(schedule, *this, rng);
+  if (out) refresh_window_folds(analysis_, *out);
   if (out && *out == schedule) return std::nullopt;
   return out;
 }
@@ -638,6 +639,7 @@ std::optional<Schedule> Space::crossover(const Schedule& a, const Schedule& b, R
     for (size_t i = 0; i < child.funcs.size(); ++i) {
       if (rng.chance(0.5)) child.funcs[i] = b.funcs[i];
     }
+    refresh_window_folds(analysis_, child);
     if (!validate(child)) return child;
   }
   return std::nullopt;

@@ -102,3 +102,24 @@ TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
 
 }  // namespace
 }  // namespace ktune::scheduler
+
+namespace ktune::scheduler {
+namespace {
+
+TEST(ImageStrips, AWindowsFoldGrowsWhenAMutationInlinesItsReader) {
+  const auto sg = testing::spec_subgraph(column_chain(3, 128));
+  Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.heuristic();
+  ASSERT_EQ(s.find("s0")->compute.fold_rows, 4);
+  // s1 inlined: out now reads s0 through s1 and s2, 5 rows of it per row.
+  s.find("s1")->compute = ComputeLocation{ComputeLocation::Kind::kInline};
+  s.find("s1")->stages.clear();
+  refresh_window_folds(space.analysis(), s);
+  EXPECT_EQ(s.find("s0")->compute.fold_rows, 8);
+  ASSERT_EQ(space.validate(s).value_or(""), "");
+  const auto inputs = sg->make_inputs(4);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
+}  // namespace
+}  // namespace ktune::scheduler
