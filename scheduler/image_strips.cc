@@ -181,8 +181,9 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
       fs.compute = per_strip;
       continue;
     }
-    fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip,
-                                 fa.extents[1] < la.extents[1] ? 0 : fold_rows(rows_ahead_of_readers(analysis, schedule, f), rows)};
+    const bool lower_resolution = fa.extents[1] < la.extents[1];  // Halide folds those itself
+    const int64_t fold = lower_resolution ? 0 : fold_rows(rows_ahead_of_readers(analysis, schedule, f), rows);
+    fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip, fold};
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
     ++windows;
   }
