@@ -1,6 +1,6 @@
 // The outcome of measuring one candidate: how far it got (built, ran, verified, timed) and
 // its timing. Failures a search must survive (Halide rejecting a schedule, a crash, a hang,
-// a wrong answer) are values of MeasureStatus, never exceptions (STYLE.md 6.4, tier 2).
+// a wrong answer) are values of MeasureStatus, never exceptions: outcomes a run reports, not errors.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>

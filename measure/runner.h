@@ -3,7 +3,7 @@
 // output against the subgraph's reference (a mismatch is never timed), then times the
 // kernel with the TimingProtocol using an explicit thread count (default: every core).
 //
-// Isolation and threads (PLATFORM_NOTES.md item 9): the parent never executes a pipeline;
+// Isolation and threads: the parent never executes a pipeline;
 // references are computed in a child too. Because the caller might have run one anyway,
 // the parent also shuts the JIT thread pool down before every fork, so each child starts
 // a pool with all of its workers.

@@ -1,7 +1,7 @@
 // What the Runner prepares once per subgraph and every child reuses: the seeded inputs as
 // 128-byte-aligned Halide buffers and the reference outputs. The reference is computed in
 // a child process, because a Generator's reference runs a Halide pipeline and the parent
-// must never run one (PLATFORM_NOTES.md item 9).
+// must never run one.
 #pragma once
 
 #include <Halide.h>

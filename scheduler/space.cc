@@ -457,17 +457,20 @@ Schedule Space::build(Rng* rng) const {
     if (layout && at_channel_block(analysis_, f.compute, *layout)) f.storage = channels_innermost_storage(fa, *layout);
     if (root && !fa.has_updates()) store_activations_by_channel(s, i, rng);
   }
-  // Image pipelines run in strips with their stencils as sliding windows: always in the
-  // heuristic where the result validates, in some of the draws.
-  if (!rng || rng->chance(0.3)) {
-    Schedule strips = s;
-    if (apply_image_strips(analysis_, strips)) {
-      finish(strips, rng);
-      if (rng || !validate(strips)) return strips;
-    }
-  }
+  if (std::optional<Schedule> strips = in_strips(s, rng)) return *strips;
   finish(s, rng);
   return s;
+}
+
+std::optional<Schedule> Space::in_strips(const Schedule& s, Rng* rng) const {
+  // Image pipelines run in strips with their stencils as sliding windows: always in the
+  // heuristic where the result validates, in some of the draws.
+  if (rng && !rng->chance(0.3)) return std::nullopt;
+  Schedule strips = s;
+  if (!apply_image_strips(analysis_, strips)) return std::nullopt;
+  finish(strips, rng);
+  if (rng || !validate(strips)) return strips;
+  return std::nullopt;
 }
 
 void Space::finish(Schedule& s, Rng* rng) const {

@@ -62,6 +62,9 @@ class Space {
  private:
   Schedule build(Rng* rng) const;      // heuristic when rng is null, a sample otherwise
   void finish(Schedule& s, Rng* rng) const;  // vector widths of gathers, tails and packs
+  // `s` put in strips with sliding windows (image_strips.h), finished; nullopt where it has
+  // no image-shaped output, the heuristic's result does not validate, or the draw skips it.
+  std::optional<Schedule> in_strips(const Schedule& s, Rng* rng) const;
   // The tiling of a stage: the heuristic's or a draw (rng), or the consumer tiling of a
   // matmul's family (family_templates.h) for the Func that reads the accumulator.
   TilingChoice tiling_choice(int func, const StageAnalysis& stage, bool root, Rng* rng) const;

@@ -1,7 +1,7 @@
 // Ahead-of-time emission: already scheduled Halide pipelines compiled for one target into
 // ONE static library with exactly one Halide runtime. Every kernel is compiled with the
 // no_runtime feature and the runtime once, standalone, so the archive never carries two
-// copies of the (weak) runtime symbols (PLATFORM_NOTES item 10).
+// copies of the (weak) runtime symbols.
 //
 //   std::vector<AotKernel> kernels = {{"ktune_gemm", scheduled_pipeline, kernel_arguments(inputs, {})}};
 //   AotLibraryStats s = write_static_library(kernels, "x86-64-linux-avx2-fma", "out/libk.a", "out/obj");

@@ -1,4 +1,4 @@
-// Three RAII handles over the SQLite C API and nothing else (STYLE.md 6.7): a Connection
+// Three RAII handles over the SQLite C API and nothing else: a Connection
 // that owns the database handle, a Statement that owns one prepared statement, and a
 // WriteTransaction that rolls back unless committed. Errors that a person can fix (a file
 // that is not SQLite, read-only, locked) become ktune::UserError naming the file; a machine

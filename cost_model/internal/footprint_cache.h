@@ -1,7 +1,8 @@
 // FootprintCache: one thread's isl context and the footprints it has computed (the elements
 // of a buffer that one tile of a stage touches: the tile's image under the accesses, counted
 // exactly for small tiles, by bounding box for big ones). Candidates share few distinct
-// tiles, so most queries are hash lookups. Never share one between threads (STYLE.md 6.8).
+// tiles, so most queries are hash lookups. Never share one between threads: isl objects
+// belong to the context that made them, and a context is not thread-safe.
 #pragma once
 
 #include <cstdint>

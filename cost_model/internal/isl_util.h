@@ -1,6 +1,7 @@
 // The few isl computations feature extraction needs that the C++ bindings do not export
 // (exact point counts) or that need care (bounding boxes of sets that are not boxes).
-// The only place in cost_model that drops to isl's C API (STYLE.md 6.8).
+// The only place in cost_model that drops to isl's C API, so that manual reference
+// counting stays in one file.
 #pragma once
 
 #include <isl/cpp.h>

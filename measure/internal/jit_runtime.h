@@ -1,6 +1,7 @@
 // Reaching into Halide's JIT shared runtime (the code every JIT pipeline of a target
 // shares) for its thread pool: shutting it down before a fork, so that children start a
-// fresh pool with every worker (PLATFORM_NOTES.md item 9), and setting the thread count.
+// fresh pool with every worker (a forked child inherits the pool's state but not its
+// threads, and would wait on workers that do not exist), and setting the thread count.
 #pragma once
 
 #include <Halide.h>

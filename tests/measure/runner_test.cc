@@ -177,7 +177,7 @@ TEST(RunnerTest, MinimumTotalTimeAddsRepeats) {
   EXPECT_GE(r.repeats * r.median_ns, 20e6 * 0.1);
 }
 
-// PLATFORM_NOTES item 9: a parent that ran a parallel pipeline leaves children with one
+// A parent that ran a parallel pipeline leaves children with one
 // thread. The Runner must still give each child every thread it asks for.
 TEST(RunnerTest, ChildrenGetEveryThreadEvenAfterTheParentUsedThePool) {
   const int cores = usable_cores();

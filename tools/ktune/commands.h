@@ -1,6 +1,6 @@
 // The subcommands of the `ktune` binary. Each cmd_<name>.cc defines its options struct,
 // registers its flags on a CLI11 subcommand, and returns the function that runs it.
-// main.cc holds the table that lists them (STYLE.md 6.9).
+// main.cc holds the table that lists them.
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// Turns a SQLite result code into the right error tier (STYLE.md 6.4): conditions a person
+// Turns a SQLite result code into the right error tier: conditions a person
 // can fix (not a SQLite file, read-only, locked, cannot open) become ktune::UserError naming
 // the file; a machine that failed (a corrupted file, a full disk, an I/O error) is a
 // ktune::EnvironmentError; everything else (bad SQL, a violated constraint) is a
