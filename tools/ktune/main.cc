@@ -1,9 +1,9 @@
 // Entry point of the `ktune` binary: a git-style table of subcommands.
 // Results go to stdout, progress and errors to stderr. Exit codes: 0 ok, 1 failure,
-// 2 usage or bad input (README.md, "Exit codes").
+// 2 usage or bad input (docs/usage.md, "Exit codes").
 // With KTUNE_PARSE_ONLY=1 in the environment the command line is only parsed: exit 0 when
-// it parses, 2 with the parse error otherwise, and no subcommand runs (so a test can check
-// that a documented command line is one the parser accepts).
+// it parses, 2 with the parse error otherwise, and no subcommand runs (the documentation
+// test, tests/docs/check_doc_commands.py, checks every documented command this way).
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
