@@ -1,11 +1,12 @@
 # cmake -DKTUNE_ROOT=<source tree> -P check_comment_paths.cmake
 # Fails (exit code 1) when a comment names a repository file that is not there: in every
-# .h, .cc, .cmake, .sh, .py and CMakeLists.txt of the tree (build folders, .git and
-# tests/data left out), the text after `//` (C++) or `#` (the others) is searched for names
-# ending in .h, .cc, .cmake, .md, .sh, .py or .json, and each is checked:
+# .h, .cc, .js, .cmake, .sh, .py, CMakeLists.txt and .in template of the tree (build folders,
+# .git and tests/data left out), the text after `//` (C++, JavaScript) or `#` (the others)
+# is searched for names ending in .h, .cc, .cmake, .md, .sh, .py or .json, and each is
+# checked:
 #  - a path (`scheduler/space.h`, `internal/child_process.h`) whose first folder exists at
 #    the top of the tree, beside the file or in the file's top-level folder must exist
-#    relative to one of those three;
+#    relative to one of those three (or be generated from its `<path>.in` template);
 #  - a bare name (`json_export.cc`, `README.md`) must be the name of some file in the
 #    tree (or of its `<name>.in` template); bare .json names are examples of user files;
 #  - placeholders are skipped: a first word in capitals (`DIR/manifest.json`,
@@ -44,7 +45,7 @@ foreach(_file IN LISTS _all_files)
   if(_file MATCHES "^tests/data/")
     continue()
   endif()
-  if(_name MATCHES "\\.(h|cc|cmake|sh|py)$" OR _name STREQUAL "CMakeLists.txt")
+  if(_name MATCHES "\\.(h|cc|js|cmake|sh|py)(\\.in)?$" OR _name STREQUAL "CMakeLists.txt")
     list(APPEND _sources ${_file})
   endif()
 endforeach()
@@ -82,6 +83,9 @@ function(_ktune_check_token file token)
       return()  # test_data/check.cc: a folder ktune writes, not one of the tree's
     endif()
     _ktune_exists_under(_found "${token}" "${_bases}")
+    if(NOT _found)
+      _ktune_exists_under(_found "${token}.in" "${_bases}")
+    endif()
   else()
     if(token MATCHES "\\.json$" OR token MATCHES "^[A-Z][A-Z0-9_]*\\.")
       return()  # gemm.json, RESULTS.json: a user's file
@@ -105,7 +109,7 @@ foreach(_file IN LISTS _sources)
   string(REPLACE ";" "," _text "${_text}")
   string(REPLACE "[" "(" _text "${_text}")
   string(REPLACE "]" ")" _text "${_text}")
-  if(_file MATCHES "\\.(h|cc)$")
+  if(_file MATCHES "\\.(h|cc|js)(\\.in)?$")
     string(REGEX MATCHALL "//[^\n]*\\.(${_extensions})[^\n]*" _comments "${_text}")
   else()
     string(REGEX MATCHALL "(^|[ \t\n])#[^\n]*\\.(${_extensions})[^\n]*" _comments "${_text}")
