@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_methods.h"
 #include "bench/bench_run.h"
 #include "bench/bench_table.h"
 #include "common/error.h"
@@ -129,18 +130,11 @@ std::string new_bench_uuid() {
   return buf;
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',') {
-      if (!item.empty()) out.push_back(item);
-      item.clear();
-    } else if (c != ' ') {
-      item += c;
-    }
-  }
-  return out;
+// --methods: names from the table of bench methods (bench/bench_methods.h), or a usage
+// error that lists them.
+CLI::Validator method_list() {
+  return CLI::Validator(
+      [](std::string& text) { return bench::unknown_method_error(bench::parse_method_list(text)); }, "");
 }
 
 int run_bench_command(const BenchCliOptions& opt) {
@@ -171,7 +165,7 @@ int run_bench_command(const BenchCliOptions& opt) {
   options.threads = opt.threads;
   options.rounds = opt.rounds;
   options.aot_allocation = opt.allocation == "aot";
-  options.methods = split_list(opt.methods);
+  options.methods = bench::parse_method_list(opt.methods);
   options.expert_dir = opt.expert_dir;
   options.timing.min_repeats = opt.min_repeats;
   options.timing.min_total_ms = opt.repeat_min_ms;
@@ -251,9 +245,7 @@ CommandRunner register_bench(CLI::App& sub) {
   sub.add_option("--format", opt->format, "output format")
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
-  sub.add_option("--methods", opt->methods,
-                 "comma-separated subset of ktune,ktune-heuristic,expert,Adams2019,Mullapudi2016,Li2018,openblas,"
-                 "onednn (default: all)");
+  sub.add_option("--methods", opt->methods, bench::methods_option_help())->check(method_list());
   sub.add_option("--expert-dir", opt->expert_dir,
                  "folder of schedules written by hand, <subgraph name>.json each: the \"expert\" method (bench/expert)");
   sub.add_option("--rounds", opt->rounds, "interleaved rounds per method")->check(CLI::Range(1, 1000))->capture_default_str();
