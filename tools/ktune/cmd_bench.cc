@@ -37,11 +37,7 @@ namespace ktune::cli {
 namespace {
 
 struct BenchCliOptions {
-  std::vector<std::string> specs;  // spec files
-  std::vector<std::string> generators;  // or Halide Generators as LIB:NAME
-  std::vector<std::string> params;      // generator parameters k=v
-  std::vector<std::string> inputs;      // generator scalar inputs name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraphs;       // spec files and Halide Generators
   std::string db;                  // tuning database (read for ktune's schedules, written with results)
   std::string device = "host";     // only the host can be benchmarked
   int threads = 0;                 // every method's threads; 0 = every core
@@ -138,7 +134,7 @@ CLI::Validator method_list() {
 }
 
 int run_bench_command(const BenchCliOptions& opt) {
-  if (opt.specs.empty() && opt.generators.empty()) throw UserError("bench: give at least one SPEC file or --generator LIB:NAME");
+  if (opt.subgraphs.empty()) throw UserError("bench: give at least one SPEC file or --generator LIB:NAME");
   if (opt.db.empty()) throw UserError("bench: --db FILE is required (ktune's schedules come from it, results go to it)");
   if (opt.threads < 0) throw UserError("bench: --threads: expected >= 0 (0 = every core), found " + std::to_string(opt.threads));
   if (opt.rounds < 1) throw UserError("bench: --rounds: expected >= 1, found " + std::to_string(opt.rounds));
@@ -152,8 +148,7 @@ int run_bench_command(const BenchCliOptions& opt) {
     throw UserError("bench: --device: only this machine can be benchmarked (\"host\" or " + targets::device_key(host) +
                     "), found \"" + opt.device + "\"");
   }
-  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned =
-      load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
+  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned = opt.subgraphs.load();
   std::vector<const subgraphs::Subgraph*> subgraphs;
   for (const auto& sg : owned) subgraphs.push_back(sg.get());
 
@@ -232,12 +227,11 @@ int run_bench_command(const BenchCliOptions& opt) {
 
 CommandRunner register_bench(CLI::App& sub) {
   auto opt = std::make_shared<BenchCliOptions>();
-  sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs");
-  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable); its own schedule is the \"hand\" method");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
-  sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it");
+  add_subgraph_options(sub, opt->subgraphs,
+                       {"JSON spec files of the subgraphs",
+                        "a Halide Generator as LIB:NAME (repeatable); its own schedule is the \"hand\" method"});
+  sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it")
+      ->required();
   sub.add_option("--device", opt->device, "host (only this machine can be benchmarked)")->capture_default_str();
   sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")
       ->check(thread_count())

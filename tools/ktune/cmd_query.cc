@@ -148,9 +148,9 @@ int run_query(const QueryOptions& opt) {
 
 CommandRunner register_query(CLI::App& sub) {
   auto opt = std::make_shared<QueryOptions>();
-  sub.add_option("--db", opt->db, "tuning database");
+  sub.add_option("--db", opt->db, "tuning database")->required();
   sub.add_option("--device", opt->device, "host, or a device key")->capture_default_str();
-  sub.add_option("--workload", opt->workload, "workload name, key (or key prefix), or a spec file");
+  sub.add_option("--workload", opt->workload, "workload name, key (or key prefix), or a spec file")->required();
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"json", "halide", "cmake"}))->capture_default_str();
   return [opt] { return run_query(*opt); };
 }

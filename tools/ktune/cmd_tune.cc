@@ -92,11 +92,7 @@ int exit_leaving_abandoned_compiles(int code) {
 }
 
 struct TuneCliOptions {
-  std::vector<std::string> specs;
-  std::vector<std::string> generators;
-  std::vector<std::string> params;
-  std::vector<std::string> inputs;   // generator scalar inputs name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraphs;  // spec files and Halide Generators
   std::string db;
   std::string device;  // empty: host, or this machine's GPU with --target cuda
   std::string target;
@@ -178,7 +174,7 @@ void warn_if_own_schedules_fail(const search::TuneSummary& summary,
 
 int run_tune(const TuneCliOptions& opt) {
   if (opt.db.empty()) throw UserError("tune: --db FILE is required");
-  if (opt.specs.empty() && opt.generators.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
+  if (opt.subgraphs.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
   if (opt.budget.empty() && opt.trials <= 0) throw UserError("tune: give a budget: --budget 8h|90m|30s or --trials N");
   if (opt.search.batch < 1 || opt.search.population < 1 || opt.search.generations < 0) {
     throw UserError("tune: --batch and --population must be >= 1 and --generations >= 0");
@@ -200,7 +196,7 @@ int run_tune(const TuneCliOptions& opt) {
   const StopSignals stop_signals;
   std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
   try {
-    subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
+    subgraphs = opt.subgraphs.load();
   } catch (const std::exception&) {
     if (!ktune::stop_requested()) throw;
     std::printf("\nInterrupted while loading the subgraphs; nothing was tuned\n");
@@ -270,12 +266,9 @@ int run_tune(const TuneCliOptions& opt) {
 
 CommandRunner register_tune(CLI::App& sub) {
   auto opt = std::make_shared<TuneCliOptions>();
-  sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs to tune");
-  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable)");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
-  sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
+  add_subgraph_options(sub, opt->subgraphs,
+                       {"JSON spec files of the subgraphs to tune", "a Halide Generator as LIB:NAME (repeatable)"});
+  sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)")->required();
   sub.add_option("--device", opt->device,
                  "device to tune for: host (default), cuda (this machine's first GPU) or a known card here (h100, ...)");
   sub.add_option("--target", opt->target, "host or cuda; with cuda and no --device, this machine's first GPU")
@@ -306,7 +299,7 @@ CommandRunner register_tune(CLI::App& sub) {
       sub.add_option("--min-repeats", opt->min_repeats, "minimum timed runs per candidate")->capture_default_str());
   return [opt] {
     opt->argv = {"ktune", "tune"};
-    for (const std::string& s : opt->specs) opt->argv.push_back(s);
+    for (const std::string& s : opt->subgraphs.specs) opt->argv.push_back(s);
     return run_tune(*opt);
   };
 }
