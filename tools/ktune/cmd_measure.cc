@@ -168,10 +168,7 @@ int run_measure(const MeasureOptions& opt) {
   build_options.threads = 1;
   const measure::BuildBatch batch =
       measure::build_candidates({measure::Candidate{sg.get(), schedule_hash, apply, schedule_name}}, build_options);
-  measure::RunOptions run_options;
-  run_options.threads = opt.threads;
-  run_options.timing.min_repeats = opt.min_repeats;
-  run_options.timing.min_total_ms = opt.repeat_min_ms;
+  measure::RunOptions run_options = measure::run_options_for(opt.threads, opt.min_repeats, opt.repeat_min_ms);
   run_options.timeout_cap_ms = opt.timeout_ms;
   run_options.input_seed = opt.seed;
   run_options.aot_allocation = opt.allocation == "aot";
