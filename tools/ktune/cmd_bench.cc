@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <random>
@@ -133,7 +134,8 @@ CLI::Validator method_list() {
       [](std::string& text) { return bench::unknown_method_error(bench::parse_method_list(text)); }, "");
 }
 
-int run_bench_command(const BenchCliOptions& opt) {
+// Values the parser lets through that the bench cannot use; UserError naming the flag.
+void check_bench_options(const BenchCliOptions& opt) {
   if (opt.subgraphs.empty()) throw UserError("bench: give at least one SPEC file or --generator LIB:NAME");
   if (opt.db.empty()) throw UserError("bench: --db FILE is required (ktune's schedules come from it, results go to it)");
   if (opt.threads < 0) throw UserError("bench: --threads: expected >= 0 (0 = every core), found " + std::to_string(opt.threads));
@@ -142,20 +144,19 @@ int run_bench_command(const BenchCliOptions& opt) {
   if (opt.repeat_min_ms < 0) throw UserError("bench: --repeat-min-ms: expected >= 0");
   if (opt.roofline_trials < 1) throw UserError("bench: --roofline-trials: expected >= 1");
   if (opt.triad_mib < 0) throw UserError("bench: --triad-mib: expected >= 0 (0 = four times the last-level cache)");
-  ensure_openmp_wait_policy();
-  const targets::Device host = targets::detect_host_device();
-  if (opt.device != "host" && opt.device != targets::device_key(host)) {
+}
+
+// This machine, which --device must name ("host" or its key).
+targets::Device bench_device(const std::string& device) {
+  targets::Device host = targets::detect_host_device();
+  if (device != "host" && device != targets::device_key(host)) {
     throw UserError("bench: --device: only this machine can be benchmarked (\"host\" or " + targets::device_key(host) +
-                    "), found \"" + opt.device + "\"");
+                    "), found \"" + device + "\"");
   }
-  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned = opt.subgraphs.load();
-  std::vector<const subgraphs::Subgraph*> subgraphs;
-  for (const auto& sg : owned) subgraphs.push_back(sg.get());
+  return host;
+}
 
-  // ktune's schedules come from it: its pages are checked first.
-  tuning_db::TuningDb db =
-      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kCreate, schedule_store::PageCheck::kIfSmall);
-
+bench::BenchOptions bench_options(const BenchCliOptions& opt) {
   bench::BenchOptions options;
   options.threads = opt.threads;
   options.rounds = opt.rounds;
@@ -169,57 +170,86 @@ int run_bench_command(const BenchCliOptions& opt) {
   options.run_timeout_ms = opt.run_timeout_s * 1000;
   options.roofline.trials = opt.roofline_trials;
   options.roofline.triad_elements = opt.triad_mib * (1 << 20) / 4;
+  return options;
+}
 
-  const std::string uuid = new_bench_uuid();
-  const std::string command = command_line();
+// Prints "[bench  12.3 s] LINE" on stderr, timed from when it was made.
+std::function<void(const std::string&)> progress_printer() {
   const auto start = std::chrono::steady_clock::now();
-  auto progress = [&](const std::string& line) {
+  return [start](const std::string& line) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "[bench %6.1f s] %s\n", s, line.c_str());
   };
-  progress("bench " + uuid + " on " + targets::describe(host));
-  progress(std::string("OMP_WAIT_POLICY=") + std::getenv("OMP_WAIT_POLICY") + " for oneDNN's OpenMP threads");
-  db.upsert_device(schedule_store::device_record(host));
-  auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
-    const auto* sg = subgraphs[&s - report.subgraphs.data()];
-    db.upsert_workload(schedule_store::workload_record(*sg));
-    tuning_db::BenchResultRecord base;
-    base.bench_uuid = uuid;
-    base.workload_key = s.workload_key;
-    base.device_key = report.device_key;
-    for (const bench::MethodRow& row : s.rows) {
-      tuning_db::BenchResultRecord r = base;
-      r.method = row.method;
-      r.status = row.status;
-      if (row.status == "ok") {
-        r.median_ns = row.result.median_ns;
-        r.min_ns = row.result.min_ns;
-        r.iqr_ns = row.result.spread_ns;
-        r.repeats = row.result.repeats;
-      }
-      r.threads = report.threads;
-      r.detail = row.detail;
-      db.record_bench_result(r);
-    }
-    tuning_db::BenchResultRecord roof = base;
-    roof.method = "roofline";
-    roof.status = "ok";
-    roof.median_ns = s.roofline_ns;
-    roof.min_ns = s.roofline_ns;
-    roof.threads = report.threads;
-    roof.detail = report.roofline.describe();
-    db.record_bench_result(roof);
-  };
-  const bench::BenchReport report = bench::run_bench(subgraphs, &db, host, options, progress, store);
-  progress("done; " + std::to_string(report.subgraphs.size()) + " subgraph(s) stored in " + opt.db + " as bench " + uuid);
+}
 
-  if (opt.format == "json") {
+// Stores the rows of subgraph `sg` as results of bench `uuid`, its roofline as the row of
+// method "roofline".
+void store_rows(tuning_db::TuningDb& db, const std::string& uuid, const subgraphs::Subgraph& sg,
+                const bench::BenchReport& report, const bench::SubgraphBench& s) {
+  db.upsert_workload(schedule_store::workload_record(sg));
+  tuning_db::BenchResultRecord base;
+  base.bench_uuid = uuid;
+  base.workload_key = s.workload_key;
+  base.device_key = report.device_key;
+  for (const bench::MethodRow& row : s.rows) {
+    tuning_db::BenchResultRecord r = base;
+    r.method = row.method;
+    r.status = row.status;
+    if (row.status == "ok") {
+      r.median_ns = row.result.median_ns;
+      r.min_ns = row.result.min_ns;
+      r.iqr_ns = row.result.spread_ns;
+      r.repeats = row.result.repeats;
+    }
+    r.threads = report.threads;
+    r.detail = row.detail;
+    db.record_bench_result(r);
+  }
+  tuning_db::BenchResultRecord roof = base;
+  roof.method = "roofline";
+  roof.status = "ok";
+  roof.median_ns = s.roofline_ns;
+  roof.min_ns = s.roofline_ns;
+  roof.threads = report.threads;
+  roof.detail = report.roofline.describe();
+  db.record_bench_result(roof);
+}
+
+void print_report(const std::string& format, const bench::BenchReport& report, const std::string& command,
+                  const std::string& uuid) {
+  if (format == "json") {
     std::printf("%s\n", bench::to_json(report, command, uuid).dump(2).c_str());
-  } else if (opt.format == "markdown") {
+  } else if (format == "markdown") {
     std::printf("%s", bench::format_markdown(report, command).c_str());
   } else {
     std::printf("bench      %s\n%s", uuid.c_str(), bench::format_text(report).c_str());
   }
+}
+
+int run_bench_command(const BenchCliOptions& opt) {
+  check_bench_options(opt);
+  ensure_openmp_wait_policy();
+  const targets::Device host = bench_device(opt.device);
+  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned = opt.subgraphs.load();
+  std::vector<const subgraphs::Subgraph*> subgraphs;
+  for (const auto& sg : owned) subgraphs.push_back(sg.get());
+
+  // ktune's schedules come from it: its pages are checked first.
+  tuning_db::TuningDb db =
+      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kCreate, schedule_store::PageCheck::kIfSmall);
+  const bench::BenchOptions options = bench_options(opt);
+  const std::string uuid = new_bench_uuid();
+  const std::string command = command_line();
+  const auto progress = progress_printer();
+  progress("bench " + uuid + " on " + targets::describe(host));
+  progress(std::string("OMP_WAIT_POLICY=") + std::getenv("OMP_WAIT_POLICY") + " for oneDNN's OpenMP threads");
+  db.upsert_device(schedule_store::device_record(host));
+  auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
+    store_rows(db, uuid, *subgraphs[&s - report.subgraphs.data()], report, s);
+  };
+  const bench::BenchReport report = bench::run_bench(subgraphs, &db, host, options, progress, store);
+  progress("done; " + std::to_string(report.subgraphs.size()) + " subgraph(s) stored in " + opt.db + " as bench " + uuid);
+  print_report(opt.format, report, command, uuid);
   return kExitOk;
 }
 
