@@ -59,12 +59,6 @@ bool wanted(const BenchOptions& options, const std::string& method) {
 
 }  // namespace
 
-const std::vector<std::string>& bench_method_names() {
-  static const std::vector<std::string> names = {"ktune",         "ktune-heuristic", "expert",   "hand",  "Adams2019",
-                                                 "Mullapudi2016", "Li2018",          "openblas", "onednn"};
-  return names;
-}
-
 std::string bench_status(const measure::MeasureResult& r) {
   switch (r.status) {
     case measure::MeasureStatus::kOk: return "ok";
@@ -86,14 +80,8 @@ const MethodRow* SubgraphBench::row(const std::string& method) const {
 namespace {
 
 void check_methods(const BenchOptions& options) {
-  for (const std::string& m : options.methods) {
-    const auto& names = bench_method_names();
-    if (std::find(names.begin(), names.end(), m) == names.end()) {
-      std::string list;
-      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-      throw UserError("bench: --methods: unknown method \"" + m + "\" (expected some of " + list + ")");
-    }
-  }
+  const std::string error = unknown_method_error(options.methods);
+  if (!error.empty()) throw UserError("bench: --methods: " + error);
 }
 
 // One subgraph's bench: its rows, the Halide candidates to build, the library baselines,
@@ -113,11 +101,9 @@ class SubgraphRun {
   // Collects, builds and measures every wanted method; returns the rows.
   SubgraphBench run(tuning_db::TuningDb* db, const scheduler::TargetInfo& target) {
     analyze_if_needed(target);
-    add_ktune_best(db);
-    add_schedule_method("ktune-heuristic", [&] { return space_->heuristic(); }, "");
-    add_expert();
-    add_hand();
-    add_autoschedulers();
+    for (const BenchMethod& method : bench_methods()) {
+      if (wanted(options_, method.name)) add_halide_method(method, db);
+    }
     build_halide_candidates();
     add_libraries();
     collect_contenders();
@@ -142,15 +128,40 @@ class SubgraphRun {
     return bench_.rows.size() - 1;
   }
 
-  bool expert_wanted() const { return !options_.expert_dir.empty() && wanted(options_, "expert"); }
+  // Whether a wanted method is a schedule of ktune's space (an expert's only with --expert-dir).
+  bool space_wanted() const {
+    for (const BenchMethod& m : bench_methods()) {
+      const bool schedule = m.source == MethodSource::kStoredBest || m.source == MethodSource::kHeuristic ||
+                            (m.source == MethodSource::kExpertFile && !options_.expert_dir.empty());
+      if (schedule && wanted(options_, m.name)) return true;
+    }
+    return false;
+  }
 
   // The schedule space, for the methods that are ktune schedules.
   void analyze_if_needed(const scheduler::TargetInfo& target) {
-    if (!wanted(options_, "ktune") && !wanted(options_, "ktune-heuristic") && !expert_wanted()) return;
+    if (!space_wanted()) return;
     try {
       space_.emplace(scheduler::analyze(sg_, target));
     } catch (const std::exception& e) {
       space_error_ = std::string("analysis failed: ") + e.what();
+    }
+  }
+
+  // The Halide candidate of a wanted `method`, or its row saying why it has none. Library
+  // methods are added after the Halide candidates are built (add_libraries).
+  void add_halide_method(const BenchMethod& method, tuning_db::TuningDb* db) {
+    if (method.needs_generator && !dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg_)) {
+      add_row(method.name, "unsupported", "not a Generator: a spec has no schedule of its own");
+      return;
+    }
+    switch (method.source) {
+      case MethodSource::kStoredBest: add_ktune_best(method.name, db); break;
+      case MethodSource::kHeuristic: add_schedule_method(method.name, [&] { return space_->heuristic(); }, ""); break;
+      case MethodSource::kExpertFile: add_expert(method.name); break;
+      case MethodSource::kOwnSchedule: add_own_schedule(method.name); break;
+      case MethodSource::kAutoscheduler: add_autoscheduler(method.name); break;
+      case MethodSource::kLibrary: break;
     }
   }
 
@@ -176,16 +187,15 @@ class SubgraphRun {
   }
 
   // ktune's best schedule of the workload on this device, from the database.
-  void add_ktune_best(tuning_db::TuningDb* db) {
-    if (!wanted(options_, "ktune")) return;
+  void add_ktune_best(const std::string& method, tuning_db::TuningDb* db) {
     std::optional<tuning_db::BestEntry> best;
     if (db) best = db->best(sg_.key().key, report_.device_key);
     if (!best) {
-      add_row("ktune", "unsupported", "not tuned: the database has no ok measurement of this workload on this device");
+      add_row(method, "unsupported", "not tuned: the database has no ok measurement of this workload on this device");
       return;
     }
     add_schedule_method(
-        "ktune",
+        method,
         [&] {
           try {
             return schedule_store::parse_stored_schedule(best->schedule_json, "schedule " + best->schedule_hash);
@@ -197,26 +207,21 @@ class SubgraphRun {
   }
 
   // The schedule a performance engineer wrote for this subgraph: <expert_dir>/<name>.json.
-  void add_expert() {
-    if (!expert_wanted()) return;
+  void add_expert(const std::string& method) {
+    if (options_.expert_dir.empty()) return;
     const std::string path = options_.expert_dir + "/" + sg_.name() + ".json";
     if (!std::filesystem::exists(path)) {
-      add_row("expert", "unsupported", "no expert schedule " + path);
+      add_row(method, "unsupported", "no expert schedule " + path);
       return;
     }
     add_schedule_method(
-        "expert", [&] { return scheduler::Schedule::from_json(read_user_json(path, "expert schedule"), path); },
+        method, [&] { return scheduler::Schedule::from_json(read_user_json(path, "expert schedule"), path); },
         " from " + path);
   }
 
   // A Generator's own schedule, as its author wrote it.
-  void add_hand() {
-    if (!wanted(options_, "hand")) return;
+  void add_own_schedule(const std::string& method) {
     const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(&sg_);
-    if (!gen) {
-      add_row("hand", "unsupported", "not a Generator: a spec has no schedule of its own");
-      return;
-    }
     std::string detail = "the Generator's own schedule (auto_schedule=false)";
     try {
       // Where its own bound() calls put the outputs, as the Generator's own program runs it.
@@ -224,37 +229,34 @@ class SubgraphRun {
       hand_workload_ = std::move(own.subgraph);
       if (hand_workload_) detail += ", at the output region its bounds require: " + own.moved;
     } catch (const std::exception& e) {
-      add_row("hand", "failed", e.what());
+      add_row(method, "failed", e.what());
       return;
     }
-    measure::Candidate hand{hand_workload_ ? hand_workload_.get() : &sg_, "hand", nullptr, "hand"};
-    hand.build = [gen] { return gen->build_with_own_schedule(); };
-    candidates_.push_back(hand);
-    candidate_rows_.push_back(add_row("hand", "ok", detail));
+    measure::Candidate own{hand_workload_ ? hand_workload_.get() : &sg_, method, nullptr, method};
+    own.build = [gen] { return gen->build_with_own_schedule(); };
+    candidates_.push_back(own);
+    candidate_rows_.push_back(add_row(method, "ok", detail));
   }
 
-  // Each wanted autoscheduler that schedules and compiles the subgraph in a child in time.
-  void add_autoschedulers() {
-    for (const std::string& name : autoscheduler_names()) {
-      if (!wanted(options_, name)) continue;
-      const std::string params = "machine params " + report_.machine_params.to_string();
-      const std::string load_error = load_autoscheduler(name, options_.plugin_dir);
-      if (!load_error.empty()) {
-        add_row(name, "failed", load_error);
-        continue;
-      }
-      progress_(prefix_ + name + " scheduling and compiling in a child process");
-      const ProbeResult probe =
-          probe_autoscheduler(sg_, name, report_.machine_params, "", options_.autoscheduler_timeout_ms);
-      if (probe.status != "ok") {
-        progress_(prefix_ + probe.message);
-        add_row(name, probe.status, probe.message + "; " + params);
-        continue;
-      }
-      candidates_.push_back(autoscheduler_candidate(sg_, name, report_.machine_params, ""));
-      candidate_rows_.push_back(add_row(name, "ok", params + "; scheduled and compiled in " + format_ms(probe.wall_ms)));
-      any_autoscheduler_ = true;
+  // Autoscheduler `name`, if it schedules and compiles the subgraph in a child in time.
+  void add_autoscheduler(const std::string& name) {
+    const std::string params = "machine params " + report_.machine_params.to_string();
+    const std::string load_error = load_autoscheduler(name, options_.plugin_dir);
+    if (!load_error.empty()) {
+      add_row(name, "failed", load_error);
+      return;
     }
+    progress_(prefix_ + name + " scheduling and compiling in a child process");
+    const ProbeResult probe =
+        probe_autoscheduler(sg_, name, report_.machine_params, "", options_.autoscheduler_timeout_ms);
+    if (probe.status != "ok") {
+      progress_(prefix_ + probe.message);
+      add_row(name, probe.status, probe.message + "; " + params);
+      return;
+    }
+    candidates_.push_back(autoscheduler_candidate(sg_, name, report_.machine_params, ""));
+    candidate_rows_.push_back(add_row(name, "ok", params + "; scheduled and compiled in " + format_ms(probe.wall_ms)));
+    any_autoscheduler_ = true;
   }
 
   // Builds the Halide candidates together (autoschedulers' chatter on stderr silenced).
@@ -273,8 +275,11 @@ class SubgraphRun {
     const auto* spec_sg = dynamic_cast<const subgraphs::SpecSubgraph*>(&sg_);
     const PlanMatch match =
         spec_sg ? match_library_plan(spec_sg->spec(), spec_sg->outputs().front().dtype) : PlanMatch{std::nullopt, "a Generator, not a spec"};
-    if (wanted(options_, "openblas")) libraries_.push_back(openblas_method(match));
-    if (wanted(options_, "onednn")) libraries_.push_back(onednn_method(match));
+    for (const BenchMethod& method : bench_methods()) {
+      if (method.source != MethodSource::kLibrary || !wanted(options_, method.name)) continue;
+      libraries_.push_back(method.library(match));
+      libraries_.back().method = method.name;
+    }
     for (const LibraryMethod& lib : libraries_) {
       library_rows_.push_back(add_row(lib.method, lib.unsupported.empty() ? "ok" : "unsupported",
                                       lib.unsupported.empty() ? lib.routine : lib.unsupported));
@@ -341,7 +346,7 @@ class SubgraphRun {
       row.result = measure::combine_rounds(c.runs);
       row.status = bench_status(row.result);
       if (!row.result.ok()) row.detail = row.result.message + "; " + row.detail;
-      if (row.method == "hand" && row.status == "wrong_result") {
+      if (find_method(row.method)->source == MethodSource::kOwnSchedule && row.status == "wrong_result") {
         row.detail = subgraphs::own_schedule_gate_warning(sg_, row.result.message) + " " + row.detail;
       }
     }

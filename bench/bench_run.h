@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_methods.h"
 #include "bench/halide_autoschedulers.h"
 #include "bench/roofline.h"
 #include "measure/measure_result.h"
@@ -24,9 +25,6 @@ class TuningDb;
 
 namespace ktune::bench {
 
-// Every method, in the order the bench runs and shows them.
-const std::vector<std::string>& bench_method_names();
-
 struct BenchOptions {
   // Threads of every method (Halide kernels, OpenBLAS, oneDNN, the microbenchmarks); 0
   // means every core this process may use.
@@ -35,7 +33,7 @@ struct BenchOptions {
   measure::TimingProtocol timing;
   // Interleaved rounds; a method's rounds are combined (measure::combine_rounds); >= 1.
   int rounds = 3;
-  // Methods to run (names from bench_method_names()); empty means all.
+  // Methods to run (names from bench_methods.h's table); empty means all.
   std::vector<std::string> methods;
   // Folder of schedules written by hand, one per subgraph (<name>.json, ktune schedule JSON):
   // the "expert" method. Empty: the method is not run.

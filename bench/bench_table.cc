@@ -36,13 +36,6 @@ constexpr const char* kAboveRooflineNote =
 
 std::string ratio_text(double r) { return fmt("%.2fx", r); }
 
-// The method names the tables show.
-std::string display(const std::string& method) {
-  if (method == "openblas") return "OpenBLAS";
-  if (method == "onednn") return "oneDNN";
-  return method;
-}
-
 // "not tuned", "unsupported", "crash", ... for rows without timings.
 std::string failure_word(const MethodRow& row) {
   if (row.method == "ktune" && row.status == "unsupported") return "not tuned";
@@ -147,7 +140,7 @@ std::string format_markdown(const BenchReport& report, const std::string& comman
   out += "Cells: median ms (percent of roofline) and, for other methods, the ratio method / ktune "
          "(> 1: ktune is faster). " + std::string(kAboveRooflineNote) + "\n\n";
   out += "| subgraph | roofline ms |";
-  for (const std::string& m : methods) out += " " + display(m) + " |";
+  for (const std::string& m : methods) out += " " + method_display_name(m) + " |";
   out += "\n|---|---|";
   for (size_t i = 0; i < methods.size(); ++i) out += "---|";
   out += "\n";
@@ -180,7 +173,7 @@ std::string format_markdown(const BenchReport& report, const std::string& comman
   for (const SubgraphBench& s : report.subgraphs) {
     for (const MethodRow& row : s.rows) {
       if (row.status != "ok" && row.status != "unsupported") {
-        notes += "- " + s.name + " / " + display(row.method) + ": " + row.status + ": " + row.detail + "\n";
+        notes += "- " + s.name + " / " + method_display_name(row.method) + ": " + row.status + ": " + row.detail + "\n";
       }
     }
   }

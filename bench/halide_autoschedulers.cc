@@ -45,11 +45,6 @@ AutoschedulerParams machine_params_for(const targets::Device& device, int thread
   return p;
 }
 
-const std::vector<std::string>& autoscheduler_names() {
-  static const std::vector<std::string> names = {"Adams2019", "Mullapudi2016", "Li2018"};
-  return names;
-}
-
 std::string load_autoscheduler(const std::string& name, const std::string& plugin_dir) {
   static std::mutex mutex;
   static std::map<std::string, std::string> loaded;  // plugin path -> error ("" = loaded)

@@ -1,14 +1,14 @@
-// Halide 14's own autoschedulers as bench methods: Adams2019, Mullapudi2016 and Li2018,
-// loaded from the plugins Debian's libhalide14-0-dev ships, run on a fresh copy of the same
-// algorithm with machine parameters taken from the detected device. An autoscheduler can
-// throw, abort or crash the process, so each one first schedules and compiles in a forked
-// child (probe_autoscheduler); only one that succeeded there is applied again in the bench
-// process and built like any other candidate.
+// Halide 14's own autoschedulers as bench methods (the kAutoscheduler rows of
+// bench_methods.cc: Adams2019, Mullapudi2016 and Li2018), loaded from the plugins Debian's
+// libhalide14-0-dev ships, run on a fresh copy of the same algorithm with machine
+// parameters taken from the detected device. An autoscheduler can throw, abort or crash
+// the process, so each one first schedules and compiles in a forked child
+// (probe_autoscheduler); only one that succeeded there is applied again in the bench process
+// and built like any other candidate.
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "measure/candidate.h"
 #include "subgraphs/subgraph.h"
@@ -28,9 +28,6 @@ struct AutoschedulerParams {
 // Parallelism = `threads`, LLC = the device's last-level cache (16 MiB when unknown),
 // balance 40 (Halide's default, which the three autoschedulers were tuned with).
 AutoschedulerParams machine_params_for(const targets::Device& device, int threads);
-
-// "Adams2019", "Mullapudi2016", "Li2018".
-const std::vector<std::string>& autoscheduler_names();
 
 // Where the Halide ktune was built against installs its autoscheduler plugins (from Halide's
 // CMake package; /usr/lib/x86_64-linux-gnu/halide14 on Debian 12 for x86-64).

@@ -58,6 +58,14 @@ MeasureResult from_abnormal_end(const ChildOutcome& c, double limit_ms,
 
 }  // namespace
 
+RunOptions run_options_for(int threads, int min_repeats, double min_total_ms) {
+  RunOptions o;
+  o.threads = threads;
+  o.timing.min_repeats = min_repeats;
+  o.timing.min_total_ms = min_total_ms;
+  return o;
+}
+
 double run_timeout_ms(const RunOptions& o, std::optional<double> incumbent_median_ns) {
   if (!incumbent_median_ns) return o.timeout_cap_ms;
   const double runs = 2.0 + o.timing.warmup_runs + o.timing.min_repeats;

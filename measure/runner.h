@@ -52,6 +52,11 @@ struct RunOptions {
   bool aot_allocation = true;
 };
 
+// A Runner's options from the flags every measuring command has: `threads` kernel threads
+// (--threads; 0: every core), at least `min_repeats` timed runs (--min-repeats) and
+// `min_total_ms` timed milliseconds (--repeat-min-ms); the other fields keep their defaults.
+RunOptions run_options_for(int threads, int min_repeats, double min_total_ms);
+
 // The run limit in milliseconds for a workload whose incumbent median is
 // `incumbent_median_ns` (nullopt: no incumbent, the cap):
 //   min(cap, floor + min_total_ms + slowdown * incumbent * (2 + warmup_runs + min_repeats)).

@@ -92,15 +92,6 @@ int64_t begin_run_record(db::TuningDb& store, const TuneOptions& opt, Progress& 
   return store.begin_run(run_record);
 }
 
-// The Runner's timing protocol and kernel threads, as the options ask.
-measure::RunOptions runner_options(const TuneOptions& opt) {
-  measure::RunOptions run_options;
-  run_options.threads = opt.threads;
-  run_options.timing.min_repeats = opt.min_repeats;
-  run_options.timing.min_total_ms = opt.repeat_min_ms;
-  return run_options;
-}
-
 // A round's proposals as the measurer takes them, each tagged with how it was chosen.
 std::vector<MeasureItem> measure_items(const std::vector<Proposal>& proposals) {
   std::vector<MeasureItem> items;
@@ -514,7 +505,7 @@ struct Tuner::State {
 
 LocalMeasurerOptions local_measurer_options(const TuneOptions& options) {
   LocalMeasurerOptions local;
-  local.run = runner_options(options);
+  local.run = measure::run_options_for(options.threads, options.min_repeats, options.repeat_min_ms);
   // A reference that takes longer than the whole time budget leaves nothing to tune with.
   if (options.budget.seconds) {
     local.run.reference_timeout_ms = std::min(local.run.reference_timeout_ms, 1000 * *options.budget.seconds);

@@ -55,6 +55,93 @@ std::vector<double> worker_times(tuning_db::TuningDb& db, const std::string& dev
   return out;
 }
 
+// One round of the evolutionary search at batch 8 and at batch 512 on `busiest`: the
+// search's fixed cost per round and its cost per candidate.
+void measure_search_costs(tuning_db::TuningDb& db, const std::string& device_key, const targets::Device& device,
+                          const tuning_db::WorkloadRecord& busiest, cluster::CoordinatorCosts& costs) {
+  const auto subgraph = schedule_store::subgraph_from_record(busiest);
+  const scheduler::Space space(scheduler::analyze(*subgraph, scheduler::target_info_from_device(device)));
+  const cost_model::FeatureExtractor features(space.analysis());
+  std::unique_ptr<cost_model::CostModel> model;
+  if (auto stored = cost_model::load_latest_model(db, device_key)) model = std::move(stored->model);
+  const cost_model::AnalyticalModel analytical(scheduler::target_info_from_device(device));
+  const cost_model::CostModel& scorer = model ? *model : static_cast<const cost_model::CostModel&>(analytical);
+  std::map<int, double> propose_s;
+  for (int batch : {8, 512}) {
+    search::SearchParams params;
+    params.batch = batch;
+    search::EvolutionarySearch search(space, features, params);
+    scheduler::Rng rng(1);
+    const auto t = Clock::now();
+    search.propose({space.heuristic()}, {}, scorer, rng);
+    propose_s[batch] = seconds_since(t);
+  }
+  costs.propose_per_item_s = std::max(0.0, (propose_s[512] - propose_s[8]) / (512 - 8));
+  costs.propose_fixed_s = std::max(0.0, propose_s[8] - 8 * costs.propose_per_item_s);
+}
+
+// Seconds of one committed measurement, over 200 into a scratch database.
+double commit_seconds(const targets::Device& device, const tuning_db::WorkloadRecord& busiest) {
+  const std::string scratch = (std::filesystem::temp_directory_path() / "ktune_coordinator_sim.db").string();
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(scratch + suffix);
+  tuning_db::OpenOptions create;
+  create.mode = sqlite::OpenMode::kCreate;
+  tuning_db::TuningDb store = tuning_db::TuningDb::open(scratch, create);
+  const int64_t device_id = store.upsert_device(schedule_store::device_record(device));
+  const int64_t workload_id = store.upsert_workload(busiest);
+  const int commits = 200;
+  const auto t = Clock::now();
+  for (int i = 0; i < commits; ++i) {
+    const int64_t schedule = store.upsert_schedule(workload_id, "h" + std::to_string(i), "{\"funcs\": []}");
+    tuning_db::MeasurementRecord m;
+    m.schedule_id = schedule;
+    m.device_id = device_id;
+    m.median_ns = 1000;
+    m.spread_ns = 10;
+    store.record_measurement(m);
+  }
+  return seconds_since(t) / commits;
+}
+
+// Seconds per stored sample of loading the device's dataset and training the model on it.
+double train_seconds_per_sample(tuning_db::TuningDb& db, const std::string& device_key, const targets::Device& device) {
+  std::map<std::string, std::unique_ptr<cost_model::FeatureExtractor>> extractors;
+  std::map<std::string, std::unique_ptr<subgraphs::Subgraph>> subgraphs;
+  std::map<std::string, std::unique_ptr<scheduler::Space>> spaces;
+  const auto t = Clock::now();
+  const cost_model::Dataset data = cost_model::load_dataset(db, device_key, [&](const tuning_db::WorkloadRecord& w) {
+    auto sg = schedule_store::subgraph_from_record(w);
+    if (!sg) return static_cast<const cost_model::FeatureExtractor*>(nullptr);
+    auto sp = std::make_unique<scheduler::Space>(scheduler::analyze(*sg, scheduler::target_info_from_device(device)));
+    auto ex = std::make_unique<cost_model::FeatureExtractor>(sp->analysis());
+    const cost_model::FeatureExtractor* raw = ex.get();
+    subgraphs[w.key] = std::move(sg);
+    spaces[w.key] = std::move(sp);
+    extractors[w.key] = std::move(ex);
+    return raw;
+  });
+  cost_model::XgboostModel trained{cost_model::XgboostParams{}};
+  trained.train(data.samples);
+  return data.samples.empty() ? 0 : seconds_since(t) / data.samples.size();
+}
+
+// The simulated runs as a markdown table: 1 to 256 ranks, batches of 8 and 32, without and
+// with overlap.
+void print_simulations(const cluster::CoordinatorCosts& costs, const std::vector<double>& worker_s, int candidates) {
+  std::printf("| ranks | batch per rank | overlap | candidates/s | ranks busy | coordinator busy |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  for (int workers : {1, 2, 4, 8, 64, 256}) {
+    for (int batch : {8, 32}) {
+      for (bool overlap : {false, true}) {
+        const cluster::SimulatedRun run{workers, batch, overlap, candidates};
+        const cluster::SimulationResult r = cluster::simulate(run, costs, worker_s);
+        std::printf("| %d | %d | %s | %.1f | %.0f%% | %.0f%% |\n", workers, batch, overlap ? "yes" : "no",
+                    r.candidates_per_s, 100 * r.worker_busy, 100 * r.coordinator_busy);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,68 +169,11 @@ int main(int argc, char** argv) {
   for (double t : worker_s) mean_worker += t / worker_s.size();
 
   // The coordinator's costs, measured here.
-  const auto subgraph = schedule_store::subgraph_from_record(busiest);
   const targets::Device device = targets::device_from_json(nlohmann::json::parse(devices.front().description));
-  const scheduler::Space space(scheduler::analyze(*subgraph, scheduler::target_info_from_device(device)));
-  const cost_model::FeatureExtractor features(space.analysis());
-  std::unique_ptr<cost_model::CostModel> model;
-  if (auto stored = cost_model::load_latest_model(db, device_key)) model = std::move(stored->model);
-  const cost_model::AnalyticalModel analytical(scheduler::target_info_from_device(device));
-  const cost_model::CostModel& scorer = model ? *model : static_cast<const cost_model::CostModel&>(analytical);
-  std::map<int, double> propose_s;
-  for (int batch : {8, 512}) {
-    search::SearchParams params;
-    params.batch = batch;
-    search::EvolutionarySearch search(space, features, params);
-    scheduler::Rng rng(1);
-    const auto t = Clock::now();
-    search.propose({space.heuristic()}, {}, scorer, rng);
-    propose_s[batch] = seconds_since(t);
-  }
   cluster::CoordinatorCosts costs;
-  costs.propose_per_item_s = std::max(0.0, (propose_s[512] - propose_s[8]) / (512 - 8));
-  costs.propose_fixed_s = std::max(0.0, propose_s[8] - 8 * costs.propose_per_item_s);
-  {
-    const std::string scratch = (std::filesystem::temp_directory_path() / "ktune_coordinator_sim.db").string();
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(scratch + suffix);
-    tuning_db::OpenOptions create;
-    create.mode = sqlite::OpenMode::kCreate;
-    tuning_db::TuningDb store = tuning_db::TuningDb::open(scratch, create);
-    const int64_t device_id = store.upsert_device(schedule_store::device_record(device));
-    const int64_t workload_id = store.upsert_workload(busiest);
-    const int commits = 200;
-    const auto t = Clock::now();
-    for (int i = 0; i < commits; ++i) {
-      const int64_t schedule = store.upsert_schedule(workload_id, "h" + std::to_string(i), "{\"funcs\": []}");
-      tuning_db::MeasurementRecord m;
-      m.schedule_id = schedule;
-      m.device_id = device_id;
-      m.median_ns = 1000;
-      m.spread_ns = 10;
-      store.record_measurement(m);
-    }
-    costs.commit_s = seconds_since(t) / commits;
-  }
-  {
-    std::map<std::string, std::unique_ptr<cost_model::FeatureExtractor>> extractors;
-    std::map<std::string, std::unique_ptr<subgraphs::Subgraph>> subgraphs;
-    std::map<std::string, std::unique_ptr<scheduler::Space>> spaces;
-    const auto t = Clock::now();
-    const cost_model::Dataset data = cost_model::load_dataset(db, device_key, [&](const tuning_db::WorkloadRecord& w) {
-      auto sg = schedule_store::subgraph_from_record(w);
-      if (!sg) return static_cast<const cost_model::FeatureExtractor*>(nullptr);
-      auto sp = std::make_unique<scheduler::Space>(scheduler::analyze(*sg, scheduler::target_info_from_device(device)));
-      auto ex = std::make_unique<cost_model::FeatureExtractor>(sp->analysis());
-      const cost_model::FeatureExtractor* raw = ex.get();
-      subgraphs[w.key] = std::move(sg);
-      spaces[w.key] = std::move(sp);
-      extractors[w.key] = std::move(ex);
-      return raw;
-    });
-    cost_model::XgboostModel trained{cost_model::XgboostParams{}};
-    trained.train(data.samples);
-    costs.train_per_sample_s = data.samples.empty() ? 0 : seconds_since(t) / data.samples.size();
-  }
+  measure_search_costs(db, device_key, device, busiest, costs);
+  costs.commit_s = commit_seconds(device, busiest);
+  costs.train_per_sample_s = train_seconds_per_sample(db, device_key, device);
 
   std::printf("database %s: %zu measurements on %s; a candidate takes a %d-core rank %.3f s on average\n",
               db_path.c_str(), worker_s.size(), device_key.c_str(), cores, mean_worker);
@@ -151,17 +181,6 @@ int main(int argc, char** argv) {
               "retraining %.3f ms per stored sample\n\n",
               costs.propose_fixed_s, costs.propose_per_item_s * 1000, busiest.name.c_str(), costs.commit_s * 1000,
               costs.train_per_sample_s * 1000);
-  std::printf("| ranks | batch per rank | overlap | candidates/s | ranks busy | coordinator busy |\n");
-  std::printf("|---|---|---|---|---|---|\n");
-  for (int workers : {1, 2, 4, 8, 64, 256}) {
-    for (int batch : {8, 32}) {
-      for (bool overlap : {false, true}) {
-        const cluster::SimulatedRun run{workers, batch, overlap, candidates};
-        const cluster::SimulationResult r = cluster::simulate(run, costs, worker_s);
-        std::printf("| %d | %d | %s | %.1f | %.0f%% | %.0f%% |\n", workers, batch, overlap ? "yes" : "no",
-                    r.candidates_per_s, 100 * r.worker_busy, 100 * r.coordinator_busy);
-      }
-    }
-  }
+  print_simulations(costs, worker_s, candidates);
   return 0;
 }

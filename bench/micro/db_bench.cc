@@ -85,6 +85,119 @@ class Generator {
   std::normal_distribution<double> normal_{0, 1};      // standard normal
 };
 
+// How the fill spreads its measurements: per workload, and over how many schedules each.
+struct FillShape {
+  int64_t per_workload = 1;
+  int64_t schedules = 1;
+};
+
+FillShape fill_shape(const BenchOptions& o) {
+  FillShape shape;
+  shape.per_workload = std::max<int64_t>(1, o.measurements / o.workloads);
+  shape.schedules = std::max<int64_t>(1, shape.per_workload / std::max<int64_t>(1, o.per_schedule));
+  return shape;
+}
+
+// Workload `w` of the fill: a matmul + bias + gelu of its own size.
+ktune::tuning_db::WorkloadRecord workload_record(int64_t w) {
+  ktune::tuning_db::WorkloadRecord record;
+  record.key = workload_key(w);
+  record.name = "matmul_bias_gelu_" + std::to_string(w);
+  record.family_key = "bench-family-" + std::to_string(w % 10);
+  record.shapes = R"({"A":[)" + std::to_string(64 + w) + ",512]}";
+  record.spec = R"({"ops":["matmul","bias","gelu"],"n":)" + std::to_string(w) + "}";
+  record.flops = 2 * 512 * 512 * (64 + w);
+  record.bytes = 4 * 512 * (64 + w) * 3;
+  return record;
+}
+
+// The synthetic data every phase draws from, and the clock of its measurements.
+struct FillState {
+  Generator gen{42};
+  int64_t device_id = 0;
+  int64_t now_ms = 1700000000000;
+};
+
+// Stores workload `w`, its schedules and its measurements; returns how many measurements.
+int64_t fill_workload(TuningDb& db, FillState& state, const FillShape& shape, int64_t w) {
+  const int64_t workload_id = db.upsert_workload(workload_record(w));
+  const double base = 1e4 * (1 + static_cast<double>(w % 100));
+  std::vector<int64_t> ids(shape.schedules);
+  for (int64_t s = 0; s < shape.schedules; ++s) {
+    ids[s] = db.upsert_schedule(workload_id, "h" + std::to_string(w) + "-" + std::to_string(s), schedule_json(w, s));
+  }
+  for (int64_t i = 0; i < shape.per_workload; ++i) {
+    db.record_measurement(state.gen.measurement(ids[state.gen.next() % shape.schedules], state.device_id, base,
+                                                state.now_ms++));
+  }
+  return shape.per_workload;
+}
+
+// Fill: workload by workload, `batch` measurements per transaction; prints the rate.
+void fill(TuningDb& db, FillState& state, const BenchOptions& o, const FillShape& shape) {
+  int64_t stored = 0;
+  const auto fill_start = Clock::now();
+  int64_t w = 0;
+  while (w < o.workloads) {
+    db.batch([&] {
+      int64_t in_batch = 0;
+      while (w < o.workloads && in_batch < o.batch) {
+        stored += fill_workload(db, state, shape, w++);
+        in_batch += shape.per_workload;
+      }
+    });
+  }
+  const double fill_s = seconds_since(fill_start);
+  std::printf(
+      "fill, batched (~%lld per transaction): %lld measurements + %lld schedules in %.1f s = %.0f "
+      "measurements/s\n",
+      static_cast<long long>(o.batch), static_cast<long long>(stored),
+      static_cast<long long>(shape.schedules * o.workloads), fill_s, stored / fill_s);
+}
+
+// One commit per measurement, as a tuning session writes, into the full database.
+void time_one_commit_each(TuningDb& db, FillState& state, int64_t committed) {
+  ktune::tuning_db::WorkloadRecord extra;
+  extra.key = "bench-committed";
+  extra.name = "committed_sample";
+  extra.family_key = "bench-family-committed";
+  const int64_t extra_id = db.upsert_workload(extra);
+  std::vector<int64_t> ids;
+  for (int64_t s = 0; s < 100; ++s) ids.push_back(db.upsert_schedule(extra_id, "c" + std::to_string(s), schedule_json(-1, s)));
+  const auto start = Clock::now();
+  for (int64_t i = 0; i < committed; ++i) {
+    db.record_measurement(state.gen.measurement(ids[i % 100], state.device_id, 5e4, state.now_ms++));
+  }
+  const double s = seconds_since(start);
+  std::printf("one commit per measurement: %lld in %.2f s = %.0f measurements/s (%.1f us each)\n",
+              static_cast<long long>(committed), s, committed / s, 1e6 * s / committed);
+}
+
+// best() on random workloads of the full database, then top_k once.
+void time_queries(TuningDb& db, FillState& state, const BenchOptions& o, const FillShape& shape) {
+  std::vector<double> latency_us;
+  latency_us.reserve(o.queries);
+  int64_t found = 0;
+  for (int64_t q = 0; q < o.queries; ++q) {
+    const std::string key = workload_key(static_cast<int64_t>(state.gen.next() % o.workloads));
+    const auto start = Clock::now();
+    auto best = db.best(key, "bench-device");
+    latency_us.push_back(1e6 * seconds_since(start));
+    found += best.has_value();
+  }
+  std::sort(latency_us.begin(), latency_us.end());
+  auto pct = [&](double p) { return latency_us[static_cast<size_t>(p * (latency_us.size() - 1))]; };
+  std::printf(
+      "best() over %lld queries (%lld answered, ~%lld ok rows per workload): median %.0f us, "
+      "p90 %.0f us, p99 %.0f us, max %.0f us\n",
+      static_cast<long long>(o.queries), static_cast<long long>(found),
+      static_cast<long long>(shape.per_workload * 9 / 10), pct(0.5), pct(0.9), pct(0.99), latency_us.back());
+
+  const auto top_start = Clock::now();
+  const auto top = db.top_k(workload_key(0), "bench-device", 10);
+  std::printf("top_k(10) once: %.0f us (%zu rows)\n", 1e6 * seconds_since(top_start), top.size());
+}
+
 int run(const BenchOptions& o) {
   if (o.measurements < 1 || o.workloads < 1 || o.queries < 1) {
     throw ktune::UserError("--measurements, --workloads and --queries must be at least 1");
@@ -97,105 +210,17 @@ int run(const BenchOptions& o) {
   ktune::tuning_db::DeviceRecord device;
   device.key = "bench-device";
   device.target = "x86-64-linux-avx2";
-  const int64_t device_id = db.upsert_device(device);
+  FillState state;
+  state.device_id = db.upsert_device(device);
 
-  const int64_t per_workload = std::max<int64_t>(1, o.measurements / o.workloads);
-  const int64_t schedules =
-      std::max<int64_t>(1, per_workload / std::max<int64_t>(1, o.per_schedule));
-  std::printf(
-      "ktune_db_bench: %lld measurements over %lld workloads (%lld schedules each), 1 device\n",
-      static_cast<long long>(per_workload * o.workloads), static_cast<long long>(o.workloads),
-      static_cast<long long>(schedules));
+  const FillShape shape = fill_shape(o);
+  std::printf("ktune_db_bench: %lld measurements over %lld workloads (%lld schedules each), 1 device\n",
+              static_cast<long long>(shape.per_workload * o.workloads), static_cast<long long>(o.workloads),
+              static_cast<long long>(shape.schedules));
   std::printf("file: %s\n", o.out.c_str());
-
-  // Fill: workload by workload, `batch` measurements per transaction.
-  Generator gen(42);
-  std::vector<double> base(o.workloads);
-  int64_t now_ms = 1700000000000;
-  int64_t in_batch = 0;
-  int64_t stored = 0;
-  const auto fill_start = Clock::now();
-  auto fill_workload = [&](int64_t w) {
-    ktune::tuning_db::WorkloadRecord record;
-    record.key = workload_key(w);
-    record.name = "matmul_bias_gelu_" + std::to_string(w);
-    record.family_key = "bench-family-" + std::to_string(w % 10);
-    record.shapes = R"({"A":[)" + std::to_string(64 + w) + ",512]}";
-    record.spec = R"({"ops":["matmul","bias","gelu"],"n":)" + std::to_string(w) + "}";
-    record.flops = 2 * 512 * 512 * (64 + w);
-    record.bytes = 4 * 512 * (64 + w) * 3;
-    const int64_t workload_id = db.upsert_workload(record);
-    base[w] = 1e4 * (1 + static_cast<double>(w % 100));
-    std::vector<int64_t> ids(schedules);
-    for (int64_t s = 0; s < schedules; ++s) {
-      ids[s] = db.upsert_schedule(workload_id, "h" + std::to_string(w) + "-" + std::to_string(s),
-                                  schedule_json(w, s));
-    }
-    for (int64_t i = 0; i < per_workload; ++i) {
-      db.record_measurement(
-          gen.measurement(ids[gen.next() % schedules], device_id, base[w], now_ms++));
-      ++stored;
-    }
-  };
-  int64_t w = 0;
-  while (w < o.workloads) {
-    db.batch([&] {
-      in_batch = 0;
-      while (w < o.workloads && in_batch < o.batch) {
-        fill_workload(w++);
-        in_batch += per_workload;
-      }
-    });
-  }
-  const double fill_s = seconds_since(fill_start);
-  std::printf(
-      "fill, batched (~%lld per transaction): %lld measurements + %lld schedules in %.1f s = %.0f "
-      "measurements/s\n",
-      static_cast<long long>(o.batch), static_cast<long long>(stored),
-      static_cast<long long>(schedules * o.workloads), fill_s, stored / fill_s);
-
-  // One commit per measurement, as a tuning session writes, into the full database.
-  if (o.committed > 0) {
-    ktune::tuning_db::WorkloadRecord extra;
-    extra.key = "bench-committed";
-    extra.name = "committed_sample";
-    extra.family_key = "bench-family-committed";
-    const int64_t extra_id = db.upsert_workload(extra);
-    std::vector<int64_t> ids;
-    for (int64_t s = 0; s < 100; ++s)
-      ids.push_back(db.upsert_schedule(extra_id, "c" + std::to_string(s), schedule_json(-1, s)));
-    const auto start = Clock::now();
-    for (int64_t i = 0; i < o.committed; ++i) {
-      db.record_measurement(gen.measurement(ids[i % 100], device_id, 5e4, now_ms++));
-    }
-    const double s = seconds_since(start);
-    std::printf("one commit per measurement: %lld in %.2f s = %.0f measurements/s (%.1f us each)\n",
-                static_cast<long long>(o.committed), s, o.committed / s, 1e6 * s / o.committed);
-  }
-
-  // best() on random workloads of the full database.
-  std::vector<double> latency_us;
-  latency_us.reserve(o.queries);
-  int64_t found = 0;
-  for (int64_t q = 0; q < o.queries; ++q) {
-    const std::string key = workload_key(static_cast<int64_t>(gen.next() % o.workloads));
-    const auto start = Clock::now();
-    auto best = db.best(key, "bench-device");
-    latency_us.push_back(1e6 * seconds_since(start));
-    found += best.has_value();
-  }
-  std::sort(latency_us.begin(), latency_us.end());
-  auto pct = [&](double p) { return latency_us[static_cast<size_t>(p * (latency_us.size() - 1))]; };
-  std::printf(
-      "best() over %lld queries (%lld answered, ~%lld ok rows per workload): median %.0f us, "
-      "p90 %.0f us, p99 %.0f us, max %.0f us\n",
-      static_cast<long long>(o.queries), static_cast<long long>(found),
-      static_cast<long long>(per_workload * 9 / 10), pct(0.5), pct(0.9), pct(0.99),
-      latency_us.back());
-
-  const auto top_start = Clock::now();
-  const auto top = db.top_k(workload_key(0), "bench-device", 10);
-  std::printf("top_k(10) once: %.0f us (%zu rows)\n", 1e6 * seconds_since(top_start), top.size());
+  fill(db, state, o, shape);
+  if (o.committed > 0) time_one_commit_each(db, state, o.committed);
+  time_queries(db, state, o, shape);
 
   const auto stats = db.stats();
   std::printf(

@@ -111,12 +111,9 @@ std::vector<std::unique_ptr<subgraphs::SpecSubgraph>> load_suite(const BenchOpti
   return out;
 }
 
+// The Runner's options of --threads, --min-repeats and --repeat-min-ms.
 measure::RunOptions run_options(const BenchOptions& opt) {
-  measure::RunOptions o;
-  o.threads = opt.threads;
-  o.timing.min_repeats = opt.min_repeats;
-  o.timing.min_total_ms = opt.repeat_min_ms;
-  return o;
+  return measure::run_options_for(opt.threads, opt.min_repeats, opt.repeat_min_ms);
 }
 
 void bench_suite(const BenchOptions& opt) {

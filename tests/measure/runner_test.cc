@@ -118,6 +118,19 @@ TEST(RunnerTest, ReferenceThatThrowsIsReportedNotFatal) {
   EXPECT_EQ(runner.run(built.candidates[1]).status, MeasureStatus::kOk);
 }
 
+TEST(RunnerTest, RunOptionsForTheFlagsSetThreadsAndTimingOnly) {
+  const RunOptions o = run_options_for(3, 7, 150);
+  const RunOptions defaults;
+  EXPECT_EQ(o.threads, 3);
+  EXPECT_EQ(o.timing.min_repeats, 7);
+  EXPECT_EQ(o.timing.min_total_ms, 150);
+  EXPECT_EQ(o.timing.warmup_runs, defaults.timing.warmup_runs);
+  EXPECT_EQ(o.timing.max_repeats, defaults.timing.max_repeats);
+  EXPECT_EQ(o.timeout_cap_ms, defaults.timeout_cap_ms);
+  EXPECT_EQ(o.input_seed, defaults.input_seed);
+  EXPECT_EQ(o.aot_allocation, defaults.aot_allocation);
+}
+
 TEST(RunnerTest, TimeoutFollowsTheIncumbent) {
   RunOptions o;
   o.timing = TimingProtocol{1, 10, 200, 1000};

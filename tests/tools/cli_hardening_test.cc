@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/tools/cli_runner.h"
@@ -112,6 +113,40 @@ TEST(CliHardening, OutOfRangeFlagsAreUsageErrors) {
   };
   for (const auto& [args, expected] : cases) expect_one_line_usage_error(args, expected);
   EXPECT_FALSE(std::ifstream(db).good()) << "a refused run created its database";
+}
+
+// The flags a command refuses to run without are marked REQUIRED in its --help, and a
+// command line without one is a usage error naming it.
+TEST(CliHardening, HelpMarksTheRequiredFlags) {
+  const std::string spec = suite("eltwise");
+  const std::string db = testing::scratch_path("required.db");
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"tune", "tune " + spec + " --trials 1", "--db"},
+      {"bench", "bench " + spec, "--db"},
+      {"query", "query --workload eltwise", "--db"},
+      {"query", "query --db " + db, "--workload"},
+      {"export", "export --all --out " + db + ".out", "--db"},
+      {"export", "export --db " + db + " --all", "--out"},
+      {"report", "report", "--db"},
+  };
+  for (const auto& [command, args, flag] : cases) {
+    EXPECT_THAT(run_ktune(command + " --help").out, HasSubstr("  " + flag + " TEXT REQUIRED ")) << command;
+    expect_one_line_usage_error(args, flag + " is required");
+  }
+  EXPECT_FALSE(std::ifstream(db).good()) << "a refused run created its database";
+}
+
+// The options that name subgraphs read the same in every command that takes them.
+TEST(CliHardening, SubgraphOptionsReadTheSameEverywhere) {
+  const std::string shared = run_ktune("show --help").out;
+  const size_t from = shared.find("  --param ");
+  const size_t to = shared.find("  --check ");
+  ASSERT_NE(from, std::string::npos) << shared;
+  ASSERT_NE(to, std::string::npos) << shared;
+  const std::string block = shared.substr(from, to - from);  // --param, --input, --input-range
+  for (const char* command : {"tune", "bench", "space", "measure"}) {
+    EXPECT_THAT(run_ktune(std::string(command) + " --help").out, HasSubstr(block)) << command;
+  }
 }
 
 TEST(CliHardening, HostileJsonFilesAreUsageErrorsNamingTheFile) {

@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 #include <cstdio>
+#include <fstream>
 #include <set>
 
+#include "bench/bench_methods.h"
 #include "subgraphs/spec_subgraph.h"
 #include "targets/device.h"
 #include "targets/host_detect.h"
@@ -182,6 +184,30 @@ TEST(CmdBenchUsage, HelpListsTheCommandAndItsDefaults) {
                            "--autoscheduler-timeout"}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag << "\n" << help.out;
   }
+}
+
+// --methods takes its help text and its validation from the table of bench methods: every
+// row is listed and accepted, an unknown name is a usage error that lists them all, before
+// the database is created.
+TEST(CmdBenchUsage, MethodsFollowTheTableOfBenchMethods) {
+  const auto help = run_ktune("bench --help");
+  EXPECT_NE(help.out.find("--methods TEXT              " + bench::methods_option_help()), std::string::npos) << help.out;
+  std::string all;
+  for (const std::string& name : bench::bench_method_names()) {
+    EXPECT_NE(help.out.find(name), std::string::npos) << name;
+    all += (all.empty() ? "" : ",") + name;
+  }
+  const std::string db = testing::scratch_path("bench_methods.db");
+  std::remove(db.c_str());
+  // Every name passes the parser: the run stops at the missing spec instead.
+  const auto accepted = run_ktune("bench " + data("missing.json") + " --db " + db + " --methods " + all);
+  EXPECT_EQ(accepted.exit_code, 2);
+  EXPECT_EQ(accepted.out.find("--methods"), std::string::npos) << accepted.out;
+  const auto refused = run_ktune("bench " + data("tiny_matmul.json") + " --db " + db + " --methods ktune,Halide2030");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.out.find("--methods: " + bench::unknown_method_error({"Halide2030"})), std::string::npos)
+      << refused.out;
+  EXPECT_FALSE(std::ifstream(db).good()) << "a refused run created its database";
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +43,35 @@ std::vector<std::unique_ptr<subgraphs::Subgraph>> load_subgraphs(const std::vect
   const auto ranges = subgraphs::parse_input_range_flags(input_ranges);
   for (const std::string& g : generators) out.push_back(subgraphs::load_generator_subgraph(g, values, scalars, ranges));
   return out;
+}
+
+namespace {
+
+constexpr const char* kInputRangeHelp =
+    "range the seeded data of a generator input buffer is drawn from, NAME=LO,HI (repeatable; default: "
+    "[0, 1) for floats, the type's range for integers)";
+
+}  // namespace
+
+std::vector<std::unique_ptr<subgraphs::Subgraph>> SubgraphOptions::load() const {
+  return load_subgraphs(specs, generators, params, inputs, input_ranges);
+}
+
+void add_subgraph_options(CLI::App& sub, SubgraphOptions& opt, const SubgraphOptionsHelp& help) {
+  if (help.single) {
+    // Given once; an empty value names nothing.
+    auto one = [](std::vector<std::string>& list) {
+      return [&list](const std::string& value) { list.assign(value.empty() ? 0 : 1, value); };
+    };
+    sub.add_option_function<std::string>("spec", one(opt.specs), help.specs);
+    sub.add_option_function<std::string>("--generator", one(opt.generators), help.generator);
+  } else {
+    sub.add_option("specs", opt.specs, help.specs);
+    sub.add_option("--generator", opt.generators, help.generator);
+  }
+  sub.add_option("--param", opt.params, "generator parameter k=v (repeatable)");
+  sub.add_option("--input", opt.inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
+  sub.add_option("--input-range", opt.input_ranges, kInputRangeHelp);
 }
 
 CLI::Validator finite_range(double lo, double hi) {

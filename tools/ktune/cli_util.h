@@ -1,5 +1,6 @@
-// Helpers shared by the subcommands: generator parameters, loading subgraphs from spec
-// files and generators, and reading a schedule file. Errors are ktune::UserErrors that
+// Helpers shared by the subcommands: the options that name subgraphs (spec files and
+// generators) and loading them, generator parameters, the checks of numeric flags, and
+// reading a schedule file. Errors are ktune::UserErrors that
 // name the flag or file.
 #pragma once
 
@@ -28,10 +29,33 @@ std::vector<std::unique_ptr<subgraphs::Subgraph>> load_subgraphs(const std::vect
                                                                  const std::vector<std::string>& inputs = {},
                                                                  const std::vector<std::string>& input_ranges = {});
 
-// The help text of --input-range, the same in every command that takes --generator.
-inline constexpr const char* kInputRangeHelp =
-    "range the seeded data of a generator input buffer is drawn from, NAME=LO,HI (repeatable; default: "
-    "[0, 1) for floats, the type's range for integers)";
+// The options that name the subgraphs a command works on: spec files (the positional) and
+// Halide Generators (--generator LIB:NAME) with their parameters (--param k=v), scalar
+// inputs (--input name=value) and the ranges of their input data (--input-range NAME=LO,HI).
+struct SubgraphOptions {
+  std::vector<std::string> specs;
+  std::vector<std::string> generators;
+  std::vector<std::string> params;
+  std::vector<std::string> inputs;
+  std::vector<std::string> input_ranges;
+
+  // Whether neither a spec nor a Generator is named.
+  bool empty() const { return specs.empty() && generators.empty(); }
+  // Every spec, then every Generator (load_subgraphs).
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> load() const;
+};
+
+// How a command words its subgraph options; --param, --input and --input-range read the
+// same everywhere.
+struct SubgraphOptionsHelp {
+  const char* specs;      // the positional
+  const char* generator;  // --generator
+  // One subgraph: the positional is `spec`, and --generator is given at most once.
+  bool single = false;
+};
+
+// Adds the subgraph options to `sub`, in the order --help lists them, filling `opt`.
+void add_subgraph_options(CLI::App& sub, SubgraphOptions& opt, const SubgraphOptionsHelp& help);
 
 // Range checks of the numeric flags; a value outside is a usage error (exit 2) that names
 // the flag and the range. finite_range also refuses nan and inf.

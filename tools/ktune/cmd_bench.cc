@@ -14,12 +14,14 @@
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/bench_methods.h"
 #include "bench/bench_run.h"
 #include "bench/bench_table.h"
 #include "common/error.h"
@@ -36,11 +38,7 @@ namespace ktune::cli {
 namespace {
 
 struct BenchCliOptions {
-  std::vector<std::string> specs;  // spec files
-  std::vector<std::string> generators;  // or Halide Generators as LIB:NAME
-  std::vector<std::string> params;      // generator parameters k=v
-  std::vector<std::string> inputs;      // generator scalar inputs name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraphs;       // spec files and Halide Generators
   std::string db;                  // tuning database (read for ktune's schedules, written with results)
   std::string device = "host";     // only the host can be benchmarked
   int threads = 0;                 // every method's threads; 0 = every core
@@ -129,22 +127,16 @@ std::string new_bench_uuid() {
   return buf;
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',') {
-      if (!item.empty()) out.push_back(item);
-      item.clear();
-    } else if (c != ' ') {
-      item += c;
-    }
-  }
-  return out;
+// --methods: names from the table of bench methods (bench/bench_methods.h), or a usage
+// error that lists them.
+CLI::Validator method_list() {
+  return CLI::Validator(
+      [](std::string& text) { return bench::unknown_method_error(bench::parse_method_list(text)); }, "");
 }
 
-int run_bench_command(const BenchCliOptions& opt) {
-  if (opt.specs.empty() && opt.generators.empty()) throw UserError("bench: give at least one SPEC file or --generator LIB:NAME");
+// Values the parser lets through that the bench cannot use; UserError naming the flag.
+void check_bench_options(const BenchCliOptions& opt) {
+  if (opt.subgraphs.empty()) throw UserError("bench: give at least one SPEC file or --generator LIB:NAME");
   if (opt.db.empty()) throw UserError("bench: --db FILE is required (ktune's schedules come from it, results go to it)");
   if (opt.threads < 0) throw UserError("bench: --threads: expected >= 0 (0 = every core), found " + std::to_string(opt.threads));
   if (opt.rounds < 1) throw UserError("bench: --rounds: expected >= 1, found " + std::to_string(opt.rounds));
@@ -152,26 +144,24 @@ int run_bench_command(const BenchCliOptions& opt) {
   if (opt.repeat_min_ms < 0) throw UserError("bench: --repeat-min-ms: expected >= 0");
   if (opt.roofline_trials < 1) throw UserError("bench: --roofline-trials: expected >= 1");
   if (opt.triad_mib < 0) throw UserError("bench: --triad-mib: expected >= 0 (0 = four times the last-level cache)");
-  ensure_openmp_wait_policy();
-  const targets::Device host = targets::detect_host_device();
-  if (opt.device != "host" && opt.device != targets::device_key(host)) {
+}
+
+// This machine, which --device must name ("host" or its key).
+targets::Device bench_device(const std::string& device) {
+  targets::Device host = targets::detect_host_device();
+  if (device != "host" && device != targets::device_key(host)) {
     throw UserError("bench: --device: only this machine can be benchmarked (\"host\" or " + targets::device_key(host) +
-                    "), found \"" + opt.device + "\"");
+                    "), found \"" + device + "\"");
   }
-  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned =
-      load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
-  std::vector<const subgraphs::Subgraph*> subgraphs;
-  for (const auto& sg : owned) subgraphs.push_back(sg.get());
+  return host;
+}
 
-  // ktune's schedules come from it: its pages are checked first.
-  tuning_db::TuningDb db =
-      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kCreate, schedule_store::PageCheck::kIfSmall);
-
+bench::BenchOptions bench_options(const BenchCliOptions& opt) {
   bench::BenchOptions options;
   options.threads = opt.threads;
   options.rounds = opt.rounds;
   options.aot_allocation = opt.allocation == "aot";
-  options.methods = split_list(opt.methods);
+  options.methods = bench::parse_method_list(opt.methods);
   options.expert_dir = opt.expert_dir;
   options.timing.min_repeats = opt.min_repeats;
   options.timing.min_total_ms = opt.repeat_min_ms;
@@ -180,57 +170,86 @@ int run_bench_command(const BenchCliOptions& opt) {
   options.run_timeout_ms = opt.run_timeout_s * 1000;
   options.roofline.trials = opt.roofline_trials;
   options.roofline.triad_elements = opt.triad_mib * (1 << 20) / 4;
+  return options;
+}
 
-  const std::string uuid = new_bench_uuid();
-  const std::string command = command_line();
+// Prints "[bench  12.3 s] LINE" on stderr, timed from when it was made.
+std::function<void(const std::string&)> progress_printer() {
   const auto start = std::chrono::steady_clock::now();
-  auto progress = [&](const std::string& line) {
+  return [start](const std::string& line) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "[bench %6.1f s] %s\n", s, line.c_str());
   };
-  progress("bench " + uuid + " on " + targets::describe(host));
-  progress(std::string("OMP_WAIT_POLICY=") + std::getenv("OMP_WAIT_POLICY") + " for oneDNN's OpenMP threads");
-  db.upsert_device(schedule_store::device_record(host));
-  auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
-    const auto* sg = subgraphs[&s - report.subgraphs.data()];
-    db.upsert_workload(schedule_store::workload_record(*sg));
-    tuning_db::BenchResultRecord base;
-    base.bench_uuid = uuid;
-    base.workload_key = s.workload_key;
-    base.device_key = report.device_key;
-    for (const bench::MethodRow& row : s.rows) {
-      tuning_db::BenchResultRecord r = base;
-      r.method = row.method;
-      r.status = row.status;
-      if (row.status == "ok") {
-        r.median_ns = row.result.median_ns;
-        r.min_ns = row.result.min_ns;
-        r.iqr_ns = row.result.spread_ns;
-        r.repeats = row.result.repeats;
-      }
-      r.threads = report.threads;
-      r.detail = row.detail;
-      db.record_bench_result(r);
-    }
-    tuning_db::BenchResultRecord roof = base;
-    roof.method = "roofline";
-    roof.status = "ok";
-    roof.median_ns = s.roofline_ns;
-    roof.min_ns = s.roofline_ns;
-    roof.threads = report.threads;
-    roof.detail = report.roofline.describe();
-    db.record_bench_result(roof);
-  };
-  const bench::BenchReport report = bench::run_bench(subgraphs, &db, host, options, progress, store);
-  progress("done; " + std::to_string(report.subgraphs.size()) + " subgraph(s) stored in " + opt.db + " as bench " + uuid);
+}
 
-  if (opt.format == "json") {
+// Stores the rows of subgraph `sg` as results of bench `uuid`, its roofline as the row of
+// method "roofline".
+void store_rows(tuning_db::TuningDb& db, const std::string& uuid, const subgraphs::Subgraph& sg,
+                const bench::BenchReport& report, const bench::SubgraphBench& s) {
+  db.upsert_workload(schedule_store::workload_record(sg));
+  tuning_db::BenchResultRecord base;
+  base.bench_uuid = uuid;
+  base.workload_key = s.workload_key;
+  base.device_key = report.device_key;
+  for (const bench::MethodRow& row : s.rows) {
+    tuning_db::BenchResultRecord r = base;
+    r.method = row.method;
+    r.status = row.status;
+    if (row.status == "ok") {
+      r.median_ns = row.result.median_ns;
+      r.min_ns = row.result.min_ns;
+      r.iqr_ns = row.result.spread_ns;
+      r.repeats = row.result.repeats;
+    }
+    r.threads = report.threads;
+    r.detail = row.detail;
+    db.record_bench_result(r);
+  }
+  tuning_db::BenchResultRecord roof = base;
+  roof.method = "roofline";
+  roof.status = "ok";
+  roof.median_ns = s.roofline_ns;
+  roof.min_ns = s.roofline_ns;
+  roof.threads = report.threads;
+  roof.detail = report.roofline.describe();
+  db.record_bench_result(roof);
+}
+
+void print_report(const std::string& format, const bench::BenchReport& report, const std::string& command,
+                  const std::string& uuid) {
+  if (format == "json") {
     std::printf("%s\n", bench::to_json(report, command, uuid).dump(2).c_str());
-  } else if (opt.format == "markdown") {
+  } else if (format == "markdown") {
     std::printf("%s", bench::format_markdown(report, command).c_str());
   } else {
     std::printf("bench      %s\n%s", uuid.c_str(), bench::format_text(report).c_str());
   }
+}
+
+int run_bench_command(const BenchCliOptions& opt) {
+  check_bench_options(opt);
+  ensure_openmp_wait_policy();
+  const targets::Device host = bench_device(opt.device);
+  const std::vector<std::unique_ptr<subgraphs::Subgraph>> owned = opt.subgraphs.load();
+  std::vector<const subgraphs::Subgraph*> subgraphs;
+  for (const auto& sg : owned) subgraphs.push_back(sg.get());
+
+  // ktune's schedules come from it: its pages are checked first.
+  tuning_db::TuningDb db =
+      schedule_store::open_tuning_db(opt.db, sqlite::OpenMode::kCreate, schedule_store::PageCheck::kIfSmall);
+  const bench::BenchOptions options = bench_options(opt);
+  const std::string uuid = new_bench_uuid();
+  const std::string command = command_line();
+  const auto progress = progress_printer();
+  progress("bench " + uuid + " on " + targets::describe(host));
+  progress(std::string("OMP_WAIT_POLICY=") + std::getenv("OMP_WAIT_POLICY") + " for oneDNN's OpenMP threads");
+  db.upsert_device(schedule_store::device_record(host));
+  auto store = [&](const bench::BenchReport& report, const bench::SubgraphBench& s) {
+    store_rows(db, uuid, *subgraphs[&s - report.subgraphs.data()], report, s);
+  };
+  const bench::BenchReport report = bench::run_bench(subgraphs, &db, host, options, progress, store);
+  progress("done; " + std::to_string(report.subgraphs.size()) + " subgraph(s) stored in " + opt.db + " as bench " + uuid);
+  print_report(opt.format, report, command, uuid);
   return kExitOk;
 }
 
@@ -238,12 +257,11 @@ int run_bench_command(const BenchCliOptions& opt) {
 
 CommandRunner register_bench(CLI::App& sub) {
   auto opt = std::make_shared<BenchCliOptions>();
-  sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs");
-  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable); its own schedule is the \"hand\" method");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
-  sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it");
+  add_subgraph_options(sub, opt->subgraphs,
+                       {"JSON spec files of the subgraphs",
+                        "a Halide Generator as LIB:NAME (repeatable); its own schedule is the \"hand\" method"});
+  sub.add_option("--db", opt->db, "tuning database: ktune's schedules come from it, the results are stored in it")
+      ->required();
   sub.add_option("--device", opt->device, "host (only this machine can be benchmarked)")->capture_default_str();
   sub.add_option("--threads", opt->threads, "threads of every method (0 = every core)")
       ->check(thread_count())
@@ -251,9 +269,7 @@ CommandRunner register_bench(CLI::App& sub) {
   sub.add_option("--format", opt->format, "output format")
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
-  sub.add_option("--methods", opt->methods,
-                 "comma-separated subset of ktune,ktune-heuristic,expert,Adams2019,Mullapudi2016,Li2018,openblas,"
-                 "onednn (default: all)");
+  sub.add_option("--methods", opt->methods, bench::methods_option_help())->check(method_list());
   sub.add_option("--expert-dir", opt->expert_dir,
                  "folder of schedules written by hand, <subgraph name>.json each: the \"expert\" method (bench/expert)");
   sub.add_option("--rounds", opt->rounds, "interleaved rounds per method")->check(CLI::Range(1, 1000))->capture_default_str();

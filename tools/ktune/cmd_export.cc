@@ -77,12 +77,12 @@ int run_export(ExportOptions& opt) {
 
 CommandRunner register_export(CLI::App& sub) {
   auto opt = std::make_shared<ExportOptions>();
-  sub.add_option("--db", opt->request.db_path, "tuning database (read only)");
+  sub.add_option("--db", opt->request.db_path, "tuning database (read only)")->required();
   sub.add_option("--device", opt->request.device, "host, a known device (h100, cortex-a76, ...; ktune devices), or a device key")
       ->capture_default_str();
   sub.add_option("--workload", opt->request.workloads, "workload name, key (or key prefix), or spec file; repeatable");
   sub.add_flag("--all", opt->request.all, "every workload tuned on the device");
-  sub.add_option("--out", opt->library.out, "output directory");
+  sub.add_option("--out", opt->library.out, "output directory")->required();
   sub.add_option("--name", opt->library.name, "library name: lib<NAME>.a and include/<NAME>.h")->capture_default_str();
   sub.add_option("--fallback", opt->fallback, "untuned workloads: heuristic schedule, or fail (exit 1)")
       ->check(CLI::IsMember({"heuristic", "error"}))

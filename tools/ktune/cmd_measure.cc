@@ -41,11 +41,7 @@ namespace ktune::cli {
 namespace {
 
 struct MeasureOptions {
-  std::string spec;                     // JSON spec file; empty when --generator is used
-  std::string generator;                // LIB:NAME; empty when a spec is used
-  std::vector<std::string> params;      // generator parameters, k=v
-  std::vector<std::string> inputs;   // generator scalar inputs name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraph;             // one spec file or one Halide Generator
   std::string schedule_file;            // --schedule FILE: a schedule as JSON
   std::string named;                    // --named naive|heuristic
   double repeat_min_ms = 200;           // minimum total timed time
@@ -144,26 +140,21 @@ void print_between_runs(const measure::RunSpread& between) {
 }
 
 int run_measure(const MeasureOptions& opt) {
-  if (opt.spec.empty() == opt.generator.empty()) {
+  const SubgraphOptions& named = opt.subgraph;
+  if (named.specs.empty() == named.generators.empty()) {
     throw UserError("measure: give exactly one SPEC file or --generator LIB:NAME");
   }
-  if (!opt.params.empty() && opt.generator.empty()) {
+  if (!named.params.empty() && named.generators.empty()) {
     throw UserError("measure: --param sets generator parameters and needs --generator");
   }
-  if ((!opt.inputs.empty() || !opt.input_ranges.empty()) && opt.generator.empty()) {
+  if ((!named.inputs.empty() || !named.input_ranges.empty()) && named.generators.empty()) {
     throw UserError("measure: --input and --input-range set generator inputs and need --generator");
   }
   if (opt.runs < 1) throw UserError("measure: --runs: expected >= 1, found " + std::to_string(opt.runs));
   if (opt.min_repeats < 1) throw UserError("measure: --min-repeats: expected >= 1, found " + std::to_string(opt.min_repeats));
   if (opt.repeat_min_ms < 0) throw UserError("measure: --repeat-min-ms: expected >= 0");
   if (opt.threads < 0) throw UserError("measure: --threads: expected >= 0 (0 = every core)");
-  std::unique_ptr<subgraphs::Subgraph> sg;
-  if (!opt.spec.empty()) {
-    sg = subgraphs::load_spec_subgraph(opt.spec);
-  } else {
-    sg = subgraphs::load_generator_subgraph(opt.generator, parse_params(opt.params), parse_params(opt.inputs, "--input"),
-                                            subgraphs::parse_input_range_flags(opt.input_ranges));
-  }
+  const std::unique_ptr<subgraphs::Subgraph> sg = std::move(named.load().front());
   const targets::Device host = targets::detect_host_device();
   const scheduler::Space space(scheduler::analyze(*sg, scheduler::target_info_from_device(host)));
   const auto [apply, schedule_hash] = schedule_from(opt, space);
@@ -177,10 +168,7 @@ int run_measure(const MeasureOptions& opt) {
   build_options.threads = 1;
   const measure::BuildBatch batch =
       measure::build_candidates({measure::Candidate{sg.get(), schedule_hash, apply, schedule_name}}, build_options);
-  measure::RunOptions run_options;
-  run_options.threads = opt.threads;
-  run_options.timing.min_repeats = opt.min_repeats;
-  run_options.timing.min_total_ms = opt.repeat_min_ms;
+  measure::RunOptions run_options = measure::run_options_for(opt.threads, opt.min_repeats, opt.repeat_min_ms);
   run_options.timeout_cap_ms = opt.timeout_ms;
   run_options.input_seed = opt.seed;
   run_options.aot_allocation = opt.allocation == "aot";
@@ -226,11 +214,8 @@ int run_measure(const MeasureOptions& opt) {
 
 CommandRunner register_measure(CLI::App& sub) {
   auto opt = std::make_shared<MeasureOptions>();
-  sub.add_option("spec", opt->spec, "JSON spec file of the subgraph");
-  sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME instead of a spec");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
+  add_subgraph_options(sub, opt->subgraph,
+                       {"JSON spec file of the subgraph", "a Halide Generator as LIB:NAME instead of a spec", true});
   sub.add_option("--schedule", opt->schedule_file, "a schedule as JSON (see `ktune space`)");
   sub.add_option("--named", opt->named, "a named schedule: naive (everything at root, serial) or heuristic")
       ->check(CLI::IsMember({"naive", "heuristic"}));

@@ -96,7 +96,7 @@ int run_report(const ReportOptions& opt) {
 
 CommandRunner register_report(CLI::App& sub) {
   auto opt = std::make_shared<ReportOptions>();
-  sub.add_option("--db", opt->db, "tuning database");
+  sub.add_option("--db", opt->db, "tuning database")->required();
   sub.add_option("--out", opt->out, "HTML file to write (replaced atomically)")->capture_default_str();
   sub.add_option("--workload", opt->workload, "only this workload: name, key or key prefix");
   sub.add_option("--device", opt->device, "only this device: host, a key or a key prefix");

@@ -30,11 +30,7 @@ using subgraphs::CheckResult;
 using subgraphs::Subgraph;
 
 struct ShowOptions {
-  std::vector<std::string> specs;       // JSON spec files
-  std::vector<std::string> generators;  // LIB:NAME
-  std::vector<std::string> params;      // generator parameters, k=v
-  std::vector<std::string> inputs;      // generator scalar inputs, name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraphs;            // spec files and Halide Generators
   bool check = false;                   // run and compare with the reference
   uint64_t seed = 1;                    // seed of the generated inputs
   std::string format = "text";
@@ -181,17 +177,17 @@ void print_text(const Subgraph& sg, const std::string& source, const CheckResult
 }
 
 int run_show(const ShowOptions& opt) {
-  if (opt.specs.empty() && opt.generators.empty()) {
+  if (opt.subgraphs.empty()) {
     throw UserError("show: give at least one SPEC file or --generator LIB:NAME");
   }
-  if (!opt.params.empty() && opt.generators.empty()) {
+  if (!opt.subgraphs.params.empty() && opt.subgraphs.generators.empty()) {
     throw UserError("show: --param sets generator parameters and needs --generator");
   }
   // load_subgraphs keeps the order: the specs, then the generators.
-  std::vector<std::string> sources = opt.specs;
-  sources.insert(sources.end(), opt.generators.begin(), opt.generators.end());
+  std::vector<std::string> sources = opt.subgraphs.specs;
+  sources.insert(sources.end(), opt.subgraphs.generators.begin(), opt.subgraphs.generators.end());
   std::vector<std::pair<std::unique_ptr<Subgraph>, std::string>> subgraphs;
-  std::vector<std::unique_ptr<Subgraph>> loaded = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
+  std::vector<std::unique_ptr<Subgraph>> loaded = opt.subgraphs.load();
   for (size_t i = 0; i < loaded.size(); ++i) subgraphs.emplace_back(std::move(loaded[i]), sources[i]);
 
   nlohmann::json all = nlohmann::json::array();
@@ -235,11 +231,8 @@ int run_show(const ShowOptions& opt) {
 
 CommandRunner register_show(CLI::App& sub) {
   auto opt = std::make_shared<ShowOptions>();
-  sub.add_option("specs", opt->specs, "JSON spec files of subgraphs");
-  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (a shared library and a generator name)");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
+  add_subgraph_options(sub, opt->subgraphs,
+                       {"JSON spec files of subgraphs", "a Halide Generator as LIB:NAME (a shared library and a generator name)"});
   sub.add_flag("--check", opt->check, "run with the trivial schedule and compare with the reference");
   sub.add_option("--seed", opt->seed, "seed of the generated inputs")->capture_default_str();
   sub.add_option("--format", opt->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();

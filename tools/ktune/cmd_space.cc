@@ -29,11 +29,7 @@ namespace {
 using scheduler::Schedule;
 
 struct SpaceOptions {
-  std::string spec;                // JSON spec file
-  std::string generator;           // or LIB:NAME
-  std::vector<std::string> params; // generator parameters k=v
-  std::vector<std::string> inputs;   // generator scalar inputs name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraph;        // one spec file or one Halide Generator
   int sample = 0;                  // number of schedules to sample
   uint64_t seed = 1;
   std::string schedule_file;       // a schedule as JSON
@@ -43,10 +39,10 @@ struct SpaceOptions {
 };
 
 std::unique_ptr<subgraphs::Subgraph> load_subgraph(const SpaceOptions& opt) {
-  if (opt.spec.empty() == opt.generator.empty()) throw UserError("space: give one SPEC file or --generator LIB:NAME");
-  std::vector<std::string> specs, generators;
-  (opt.spec.empty() ? generators : specs).push_back(opt.spec.empty() ? opt.generator : opt.spec);
-  return std::move(load_subgraphs(specs, generators, opt.params, opt.inputs, opt.input_ranges).front());
+  if (opt.subgraph.specs.empty() == opt.subgraph.generators.empty()) {
+    throw UserError("space: give one SPEC file or --generator LIB:NAME");
+  }
+  return std::move(opt.subgraph.load().front());
 }
 
 void print_schedule(const Schedule& s, const subgraphs::Subgraph& sg, const scheduler::Space& space,
@@ -148,11 +144,7 @@ int run_space(const SpaceOptions& opt) {
 
 CommandRunner register_space(CLI::App& sub) {
   auto opt = std::make_shared<SpaceOptions>();
-  sub.add_option("spec", opt->spec, "JSON spec file of the subgraph");
-  sub.add_option("--generator", opt->generator, "a Halide Generator as LIB:NAME");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
+  add_subgraph_options(sub, opt->subgraph, {"JSON spec file of the subgraph", "a Halide Generator as LIB:NAME", true});
   sub.add_option("--sample", opt->sample, "number of schedules to sample")->check(CLI::Range(0, 1000000))->capture_default_str();
   sub.add_option("--seed", opt->seed, "random seed")->capture_default_str();
   sub.add_option("--schedule", opt->schedule_file, "a schedule (JSON) to validate and print");

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/roofline.h"
@@ -92,11 +93,7 @@ int exit_leaving_abandoned_compiles(int code) {
 }
 
 struct TuneCliOptions {
-  std::vector<std::string> specs;
-  std::vector<std::string> generators;
-  std::vector<std::string> params;
-  std::vector<std::string> inputs;   // generator scalar inputs name=value
-  std::vector<std::string> input_ranges;  // seeded ranges of generator input buffers, NAME=LO,HI
+  SubgraphOptions subgraphs;  // spec files and Halide Generators
   std::string db;
   std::string device;  // empty: host, or this machine's GPU with --target cuda
   std::string target;
@@ -176,13 +173,17 @@ void warn_if_own_schedules_fail(const search::TuneSummary& summary,
   }
 }
 
-int run_tune(const TuneCliOptions& opt) {
+// Values the parser lets through that the tuner cannot use; UserError naming the flag.
+void check_tune_options(const TuneCliOptions& opt) {
   if (opt.db.empty()) throw UserError("tune: --db FILE is required");
-  if (opt.specs.empty() && opt.generators.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
+  if (opt.subgraphs.empty()) throw UserError("tune: give at least one SPEC file or --generator LIB:NAME");
   if (opt.budget.empty() && opt.trials <= 0) throw UserError("tune: give a budget: --budget 8h|90m|30s or --trials N");
   if (opt.search.batch < 1 || opt.search.population < 1 || opt.search.generations < 0) {
     throw UserError("tune: --batch and --population must be >= 1 and --generations >= 0");
   }
+}
+
+search::TuneOptions tune_options(const TuneCliOptions& opt) {
   search::TuneOptions o;
   o.db_path = opt.db;
   o.device = targets::tuning_device(opt.device, opt.target);
@@ -196,49 +197,46 @@ int run_tune(const TuneCliOptions& opt) {
   o.min_repeats = opt.min_repeats;
   o.task_scheduler.rule = search::parse_task_rule(opt.task_rule, "--task-rule");
   o.command = opt.argv;
+  return o;
+}
 
-  const StopSignals stop_signals;
-  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
-  try {
-    subgraphs = load_subgraphs(opt.specs, opt.generators, opt.params, opt.inputs, opt.input_ranges);
-  } catch (const std::exception&) {
-    if (!ktune::stop_requested()) throw;
-    std::printf("\nInterrupted while loading the subgraphs; nothing was tuned\n");
-    return kExitOk;
-  }
-  std::vector<const subgraphs::GeneratorSubgraph*> generators;  // owned by the tuner below
+// The Generators among `subgraphs`.
+std::vector<const subgraphs::GeneratorSubgraph*> generators_of(
+    const std::vector<std::unique_ptr<subgraphs::Subgraph>>& subgraphs) {
+  std::vector<const subgraphs::GeneratorSubgraph*> generators;
   for (const auto& sg : subgraphs) {
     if (const auto* gen = dynamic_cast<const subgraphs::GeneratorSubgraph*>(sg.get())) generators.push_back(gen);
   }
+  return generators;
+}
 
-  // Under an MPI launcher: rank 0 tunes and writes the database, the other ranks measure.
-  std::unique_ptr<cluster::MpiSession> session;
-  std::unique_ptr<search::Measurer> measurer;
-  if (cluster::launched_by_mpi()) {
-    if (!cluster::mpi_built()) {
-      throw UserError("tune: started by an MPI launcher, but this ktune was built without MPI (scripts/setup.sh "
-                      "installs libopenmpi-dev; rebuild)");
-    }
-    session = std::make_unique<cluster::MpiSession>();
-    cluster::Transport& transport = session->transport();
-    if (transport.rank() != 0) return cluster::run_worker(transport, {search::local_measurer_options(o), o.device});
-    if (transport.size() > 1) {
-      auto coordinator = std::make_unique<cluster::CoordinatorMeasurer>(
-          transport, cluster::CoordinatorOptions{o.device, opt.allow_mixed_devices, search::local_measurer_options(o)});
-      for (const std::string& refusal : coordinator->refusals()) std::fprintf(stderr, "ktune tune: refused %s\n", refusal.c_str());
-      std::fprintf(stderr, "ktune tune: %d measuring rank%s\n", coordinator->width(), coordinator->width() == 1 ? "" : "s");
-      measurer = std::move(coordinator);
-    }
+// Under an MPI launcher: rank 0 tunes and writes the database, the other ranks measure.
+// On rank 0 of several, `measurer` becomes the coordinator of the measuring ranks; on any
+// other rank this runs the worker and returns its exit code.
+std::optional<int> join_mpi_ranks(const search::TuneOptions& o, bool allow_mixed_devices,
+                                  std::unique_ptr<cluster::MpiSession>& session,
+                                  std::unique_ptr<search::Measurer>& measurer) {
+  if (!cluster::launched_by_mpi()) return std::nullopt;
+  if (!cluster::mpi_built()) {
+    throw UserError("tune: started by an MPI launcher, but this ktune was built without MPI (scripts/setup.sh "
+                    "installs libopenmpi-dev; rebuild)");
   }
+  session = std::make_unique<cluster::MpiSession>();
+  cluster::Transport& transport = session->transport();
+  if (transport.rank() != 0) return cluster::run_worker(transport, {search::local_measurer_options(o), o.device});
+  if (transport.size() > 1) {
+    auto coordinator = std::make_unique<cluster::CoordinatorMeasurer>(
+        transport, cluster::CoordinatorOptions{o.device, allow_mixed_devices, search::local_measurer_options(o)});
+    for (const std::string& refusal : coordinator->refusals()) std::fprintf(stderr, "ktune tune: refused %s\n", refusal.c_str());
+    std::fprintf(stderr, "ktune tune: %d measuring rank%s\n", coordinator->width(), coordinator->width() == 1 ? "" : "s");
+    measurer = std::move(coordinator);
+  }
+  return std::nullopt;
+}
 
-  set_roofline(o, subgraphs.size());
-  search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
-  std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),
-               subgraphs.size() == 1 ? "" : "s", targets::device_key(o.device).c_str(), opt.db.c_str(), o.budget.text.c_str());
-  search::Tuner tuner(std::move(o), std::move(subgraphs), progress, std::move(measurer));
-
-  const search::TuneSummary summary = tuner.run(ktune::stop_requests());
-
+// The summary table, why tasks stopped, and the warnings; the exit code.
+int print_summary(const search::TuneSummary& summary,
+                  const std::vector<const subgraphs::GeneratorSubgraph*>& generators) {
   std::printf("\n%-18s %12s %16s %9s %14s %14s %14s\n", "subgraph", "best", "throughput", "roofline", "trials (run)",
               "vs heuristic", "vs first");
   for (const search::TaskSummary& t : summary.tasks) {
@@ -261,21 +259,44 @@ int run_tune(const TuneCliOptions& opt) {
               ktune::format_seconds(summary.elapsed_s).c_str(), summary.trials, summary.db_path.c_str());
   if (!any_ok && !summary.interrupted) {
     std::fprintf(stderr, "ktune tune: no subgraph has a schedule that ran correctly\n");
-    return exit_leaving_abandoned_compiles(kExitFailure);
+    return kExitFailure;
   }
-  return exit_leaving_abandoned_compiles(kExitOk);
+  return kExitOk;
+}
+
+int run_tune(const TuneCliOptions& opt) {
+  check_tune_options(opt);
+  search::TuneOptions o = tune_options(opt);
+  const StopSignals stop_signals;
+  std::vector<std::unique_ptr<subgraphs::Subgraph>> subgraphs;
+  try {
+    subgraphs = opt.subgraphs.load();
+  } catch (const std::exception&) {
+    if (!ktune::stop_requested()) throw;
+    std::printf("\nInterrupted while loading the subgraphs; nothing was tuned\n");
+    return kExitOk;
+  }
+  const std::vector<const subgraphs::GeneratorSubgraph*> generators = generators_of(subgraphs);  // owned by the tuner
+  std::unique_ptr<cluster::MpiSession> session;
+  std::unique_ptr<search::Measurer> measurer;
+  if (const auto worker_exit = join_mpi_ranks(o, opt.allow_mixed_devices, session, measurer)) return *worker_exit;
+
+  set_roofline(o, subgraphs.size());
+  search::Progress progress(isatty(STDERR_FILENO) != 0, opt.log, o.budget.seconds, o.budget.trials);
+  std::fprintf(stderr, "ktune tune: %zu subgraph%s, device %s, database %s, budget %s\n", subgraphs.size(),
+               subgraphs.size() == 1 ? "" : "s", targets::device_key(o.device).c_str(), opt.db.c_str(), o.budget.text.c_str());
+  search::Tuner tuner(std::move(o), std::move(subgraphs), progress, std::move(measurer));
+  const search::TuneSummary summary = tuner.run(ktune::stop_requests());
+  return exit_leaving_abandoned_compiles(print_summary(summary, generators));
 }
 
 }  // namespace
 
 CommandRunner register_tune(CLI::App& sub) {
   auto opt = std::make_shared<TuneCliOptions>();
-  sub.add_option("specs", opt->specs, "JSON spec files of the subgraphs to tune");
-  sub.add_option("--generator", opt->generators, "a Halide Generator as LIB:NAME (repeatable)");
-  sub.add_option("--param", opt->params, "generator parameter k=v (repeatable)");
-  sub.add_option("--input", opt->inputs, "value of a generator scalar input, name=value (repeatable; default: its estimate)");
-  sub.add_option("--input-range", opt->input_ranges, kInputRangeHelp);
-  sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)");
+  add_subgraph_options(sub, opt->subgraphs,
+                       {"JSON spec files of the subgraphs to tune", "a Halide Generator as LIB:NAME (repeatable)"});
+  sub.add_option("--db", opt->db, "tuning database (SQLite file; created if missing)")->required();
   sub.add_option("--device", opt->device,
                  "device to tune for: host (default), cuda (this machine's first GPU) or a known card here (h100, ...)");
   sub.add_option("--target", opt->target, "host or cuda; with cuda and no --device, this machine's first GPU")
@@ -306,7 +327,7 @@ CommandRunner register_tune(CLI::App& sub) {
       sub.add_option("--min-repeats", opt->min_repeats, "minimum timed runs per candidate")->capture_default_str());
   return [opt] {
     opt->argv = {"ktune", "tune"};
-    for (const std::string& s : opt->specs) opt->argv.push_back(s);
+    for (const std::string& s : opt->subgraphs.specs) opt->argv.push_back(s);
     return run_tune(*opt);
   };
 }
