@@ -1,6 +1,7 @@
 // Entry points: analyze() builds the pipeline once and fills Analysis; the helpers below
-// read stages, loops and calls off Halide's Function objects and hand the access
-// relations to isl (dependences.h).
+// read stages, loops and calls off Halide's Function objects, write their iterations and
+// accesses as isl text (internal/isl_relations.h) and hand the relations to isl
+// (dependences.h).
 #include "scheduler/analysis.h"
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <set>
 
 #include "scheduler/dependences.h"
-#include "scheduler/internal/affine.h"
+#include "scheduler/internal/isl_relations.h"
 #include "subgraphs/built_pipeline.h"
 #include "subgraphs/canonical_names.h"
 #include "subgraphs/subgraph.h"
@@ -79,21 +80,6 @@ class VariableNames : public HI::IRGraphVisitor {
   void visit(const HI::Variable* op) override { names.insert(op->name); }
 };
 
-std::string tuple(const std::string& name, const std::vector<std::string>& dims) {
-  std::string s = name + "[";
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i];
-  return s + "]";
-}
-
-std::string interval_constraint(const std::string& var, const HI::Interval& iv) {
-  const int64_t* lo = iv.min.defined() ? HI::as_const_int(iv.min) : nullptr;
-  const int64_t* hi = iv.max.defined() ? HI::as_const_int(iv.max) : nullptr;
-  if (lo && hi) return std::to_string(*lo) + " <= " + var + " <= " + std::to_string(*hi);
-  if (lo) return std::to_string(*lo) + " <= " + var;
-  if (hi) return var + " <= " + std::to_string(*hi);
-  return "";
-}
-
 int64_t box_extent(const HI::Box& box, size_t d) {
   if (d >= box.size()) return 1;
   const int64_t* lo = HI::as_const_int(box[d].min);
@@ -163,13 +149,6 @@ struct FuncContext {
 struct HalideLoops {
   std::vector<std::string> names;              // Halide name of each of StageAnalysis::loops
   std::map<std::string, HI::Interval> ranges;  // iterations of a loop, where known
-};
-
-// A stage's iterations as isl names them.
-struct StageSpace {
-  std::vector<std::string> dims;            // isl dimension names, outermost first
-  std::map<std::string, std::string> vars;  // Halide loop name -> isl dimension name
-  std::string stmt;                         // the statement tuple "S[d0, ..., dn]"
 };
 
 // A stage's reads of its own Func, which with its write decide the loops that carry a dependence.
@@ -262,45 +241,6 @@ std::vector<LoopAnalysis> stage_loops(const FuncContext& func, size_t s, const H
     halide.names.push_back(dim.var);
   }
   return loops;
-}
-
-// isl names for a stage's loops ("d0" the outermost) and the statement tuple over them.
-StageSpace stage_space(const std::vector<std::string>& halide_loops) {
-  StageSpace space;
-  for (int l = static_cast<int>(halide_loops.size()) - 1; l >= 0; --l) {
-    const std::string n = "d" + std::to_string(space.dims.size());
-    space.vars[halide_loops[l]] = n;
-    space.dims.push_back(n);
-  }
-  space.stmt = tuple("S", space.dims);
-  return space;
-}
-
-// The isl set of a stage's iterations, bounded where its loops' ranges are constants.
-std::string stage_domain(const StageSpace& space, const HalideLoops& halide) {
-  std::string constraints;
-  for (const std::string& l : halide.names) {
-    auto it = halide.ranges.find(l);
-    if (it == halide.ranges.end()) continue;
-    const std::string c = interval_constraint(space.vars.at(l), it->second);
-    if (!c.empty()) constraints += (constraints.empty() ? "" : " and ") + c;
-  }
-  return "{ " + space.stmt + (constraints.empty() ? "" : " : " + constraints) + " }";
-}
-
-// The isl relation from a stage's iterations to the elements of `target_name` at `args`. An index that is not
-// affine (data-dependent, a shift) reaches every element along its dimension only, so the affine indices still
-// say which iterations touch which rows; `affine` is false when any index is not.
-std::string access_relation(const StageSpace& space, const std::string& target_name,
-                            const std::vector<Halide::Expr>& args, bool& affine) {
-  std::vector<std::string> idx;
-  affine = true;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::optional<std::string> e = to_isl_affine(args[k], space.vars);
-    affine &= e.has_value();
-    idx.push_back(e ? *e : "o" + std::to_string(k));
-  }
-  return "{ " + space.stmt + " -> " + tuple(target_name, idx) + " }";
 }
 
 // `exprs` with the values ktune runs with substituted, in order.
@@ -411,7 +351,7 @@ StageAnalysis analyze_stage(const FuncContext& func, size_t s, const HI::Definit
   HalideLoops halide;
   sa.loops = stage_loops(func, s, def, halide);
   const StageSpace space = stage_space(halide.names);
-  sa.domain = stage_domain(space, halide);
+  sa.domain = stage_domain(space, halide.names, halide.ranges);
 
   const std::vector<Halide::Expr> args = substitute_known_values(def.args(), func.pipeline.known);
   const std::vector<Halide::Expr> values = substitute_known_values(def.values(), func.pipeline.known);
@@ -462,89 +402,6 @@ void record_consumers(std::vector<FuncAnalysis>& funcs) {
 }
 
 }  // namespace
-
-const LoopAnalysis* StageAnalysis::find(const std::string& loop) const {
-  for (const LoopAnalysis& l : loops) {
-    if (l.name == loop) return &l;
-  }
-  return nullptr;
-}
-
-const LoopAnalysis* StageAnalysis::pure_loop(size_t n) const {
-  size_t seen = 0;
-  for (const LoopAnalysis& l : loops) {
-    if (l.is_reduction) continue;
-    if (seen++ == n) return &l;
-  }
-  return nullptr;
-}
-
-const LoopAnalysis* StageAnalysis::first_reduction() const {
-  for (const LoopAnalysis& l : loops) {
-    if (l.is_reduction) return &l;
-  }
-  return nullptr;
-}
-
-int StageAnalysis::reduction_loop_count() const {
-  return static_cast<int>(std::count_if(loops.begin(), loops.end(), [](const LoopAnalysis& l) { return l.is_reduction; }));
-}
-
-bool has_loop(const std::vector<std::string>& loops, const std::string& loop) {
-  return std::find(loops.begin(), loops.end(), loop) != loops.end();
-}
-
-int StageAnalysis::native_lanes(const TargetInfo& target) const {
-  return std::max(1, target.vector_lanes * 32 / std::max(8, value_bits));
-}
-
-int StageAnalysis::max_vector_width(const TargetInfo& target) const { return std::max(64, 4 * native_lanes(target)); }
-
-int64_t StageAnalysis::pure_iterations() const {
-  int64_t n = 1;
-  for (const LoopAnalysis& l : loops) {
-    if (!l.is_reduction) n *= l.extent;
-  }
-  return n;
-}
-
-int FuncAnalysis::single_consumer() const {
-  int only = -1;
-  for (const auto& [func, stage] : consumers) {
-    if (only >= 0 && only != func) return -1;
-    only = func;
-  }
-  return only;
-}
-
-const FuncAnalysis* Analysis::find(const std::string& name) const {
-  const int i = index_of(name);
-  return i < 0 ? nullptr : &funcs[i];
-}
-
-int Analysis::index_of(const std::string& name) const {
-  for (size_t i = 0; i < funcs.size(); ++i) {
-    if (funcs[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-const InputAnalysis* Analysis::find_input(const std::string& name) const {
-  for (const InputAnalysis& in : inputs) {
-    if (in.name == name) return &in;
-  }
-  return nullptr;
-}
-
-std::string loop_piece(const std::string& loop, const char* suffix) { return loop_identifier(loop) + suffix; }
-
-std::string loop_identifier(const std::string& loop) {
-  std::string s = loop;
-  for (char& c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
-  }
-  return s;
-}
 
 Analysis analyze(const subgraphs::Subgraph& subgraph, const TargetInfo& target) {
   Analysis analysis;

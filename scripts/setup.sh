@@ -21,6 +21,7 @@ PACKAGES=(
   qemu-user-static    # tests run arm64 runners and check programs under emulation
   openmpi-bin libopenmpi-dev  # mpirun ktune tune: measuring ranks on several machines
   python3             # tests check every ktune command of README.md and docs/ against the parser
+  universal-ctags     # scripts/long_functions.sh: where each function starts and ends
 )
 
 missing=()

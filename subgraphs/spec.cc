@@ -174,13 +174,10 @@ bool is_identifier(const std::string& name) {
   return true;
 }
 
-Spec parse_spec_text(const std::string& text, const std::string& file) {
-  const json root = parse_user_json(text, file);
-  if (!root.is_object()) fail(file, "(root)", "expected a JSON object, found " + found(root));
-  check_only_keys(file, root, "(root)", {"name", "inputs", "ops", "outputs", "weight", "description"});
+namespace {
 
-  Spec spec;
-  spec.file = file;
+// The spec's name (the file's base name where it has none) and weight.
+void parse_name_and_weight(const std::string& file, const json& root, Spec& spec) {
   spec.name = root.contains("name") ? require_identifier(file, root["name"], "name")
                                     : default_name(file);
   if (!is_identifier(spec.name) || spec.name.size() > kMaxNameLength) {
@@ -194,8 +191,10 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
     }
     spec.weight = w.get<double>();
   }
+}
 
-  std::set<std::string> defined;
+// The input tensors, each name added to `defined` (a duplicate fails).
+void parse_inputs(const std::string& file, const json& root, std::set<std::string>& defined, Spec& spec) {
   const json& inputs = require(file, root, "(root)", "inputs");
   if (!inputs.is_array() || inputs.empty()) {
     fail(file, "inputs", "expected a non-empty array of input tensors, found " + found(inputs));
@@ -208,7 +207,28 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
     }
     spec.inputs.push_back(std::move(in));
   }
+}
 
+// Fails on the first input of op `i` that is not in `defined`, saying whether a later op
+// defines it.
+void check_op_inputs_defined(const std::string& file, const json& ops, size_t i, const OpSpec& op,
+                             const std::set<std::string>& defined) {
+  const std::string path = "ops[" + std::to_string(i) + "]";
+  for (size_t k = 0; k < op.inputs.size(); ++k) {
+    if (defined.count(op.inputs[k])) continue;
+    bool later = false;
+    for (size_t m = i + 1; m < ops.size(); ++m) {
+      if (ops[m].is_object() && ops[m].value("output", "") == op.inputs[k]) later = true;
+    }
+    fail(file, path + ".inputs[" + std::to_string(k) + "]",
+         "\"" + op.inputs[k] + "\" " +
+             (later ? "is used before it is defined (it is the output of a later op)"
+                    : "is not an input or the output of an earlier op"));
+  }
+}
+
+// The ops, in order: each reads only inputs and earlier outputs, and defines a new name.
+void parse_ops(const std::string& file, const json& root, std::set<std::string>& defined, Spec& spec) {
   const json& ops = require(file, root, "(root)", "ops");
   if (!ops.is_array() || ops.empty()) {
     fail(file, "ops", "expected a non-empty array of ops, found " + found(ops));
@@ -220,24 +240,16 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
   for (size_t i = 0; i < ops.size(); ++i) {
     const std::string path = "ops[" + std::to_string(i) + "]";
     OpSpec op = parse_op(file, ops[i], path);
-    for (size_t k = 0; k < op.inputs.size(); ++k) {
-      if (!defined.count(op.inputs[k])) {
-        bool later = false;
-        for (size_t m = i + 1; m < ops.size(); ++m) {
-          if (ops[m].is_object() && ops[m].value("output", "") == op.inputs[k]) later = true;
-        }
-        fail(file, path + ".inputs[" + std::to_string(k) + "]",
-             "\"" + op.inputs[k] + "\" " +
-                 (later ? "is used before it is defined (it is the output of a later op)"
-                        : "is not an input or the output of an earlier op"));
-      }
-    }
+    check_op_inputs_defined(file, ops, i, op, defined);
     if (!defined.insert(op.output).second) {
       fail(file, path + ".output", "duplicate name \"" + op.output + "\"");
     }
     spec.ops.push_back(std::move(op));
   }
+}
 
+// The outputs: distinct names, each the output of an op.
+void parse_outputs(const std::string& file, const json& root, Spec& spec) {
   const json& outputs = require(file, root, "(root)", "outputs");
   if (!outputs.is_array() || outputs.empty()) {
     fail(file, "outputs", "expected a non-empty array of value names, found " + found(outputs));
@@ -258,6 +270,21 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
     if (!seen_outputs.insert(name).second) fail(file, path, "duplicate output \"" + name + "\"");
     spec.outputs.push_back(name);
   }
+}
+
+}  // namespace
+
+Spec parse_spec_text(const std::string& text, const std::string& file) {
+  const json root = parse_user_json(text, file);
+  if (!root.is_object()) fail(file, "(root)", "expected a JSON object, found " + found(root));
+  check_only_keys(file, root, "(root)", {"name", "inputs", "ops", "outputs", "weight", "description"});
+  Spec spec;
+  spec.file = file;
+  parse_name_and_weight(file, root, spec);
+  std::set<std::string> defined;  // names of the inputs and the op outputs so far
+  parse_inputs(file, root, defined, spec);
+  parse_ops(file, root, defined, spec);
+  parse_outputs(file, root, spec);
   return spec;
 }
 

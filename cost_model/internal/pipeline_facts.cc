@@ -45,6 +45,122 @@ std::vector<std::vector<int64_t>> coefficients(isl::ctx ctx, const std::string& 
   return coeff;
 }
 
+// A buffer per Func, then the inputs, in order of first use.
+void add_buffers(const scheduler::Analysis& analysis, PipelineFacts& facts) {
+  for (int f = 0; f < static_cast<int>(analysis.funcs.size()); ++f) {
+    facts.buffers.push_back({analysis.funcs[f].name, f, {}, {}, analysis.funcs[f].element_bytes});
+  }
+  for (const scheduler::FuncAnalysis& fa : analysis.funcs) {
+    for (const scheduler::StageAnalysis& sa : fa.stages) {
+      for (const scheduler::ProducerUse& u : sa.uses) {
+        if (u.func < 0 && facts.input_buffer(u.name) < 0) facts.buffers.push_back({u.name, -1, {}, {}, u.element_bytes});
+      }
+    }
+  }
+}
+
+// The stage's box from its isl domain, or from the analysis's loop extents (starting at
+// 0) where isl gives none. Returns the domain (null when isl failed).
+isl::set set_stage_box(scheduler::IslContext& isl, const scheduler::StageAnalysis& sa, StageFacts& st) {
+  const int n = static_cast<int>(sa.loops.size());
+  isl::set domain;
+  try {
+    isl.reset_operations();
+    domain = isl::set(isl.ctx(), sa.domain);
+    if (const auto box = bounding_box(domain)) {
+      st.lo = box->lo;
+      st.extent = box->extent;
+    }
+  } catch (const isl::exception&) {
+  }
+  if (st.extent.size() != static_cast<size_t>(n)) {
+    st.lo.assign(n, 0);
+    st.extent.assign(n, 1);
+    for (int l = 0; l < n; ++l) st.extent[st.loop_dim[l]] = sa.loops[l].extent;
+  }
+  return domain;
+}
+
+// The facts of use `u` of a stage; an affine read of an input adds its image of the
+// stage's domain to that input's region.
+UseFacts use_facts(isl::ctx ctx, const scheduler::StageAnalysis& sa, size_t u, const isl::set& domain,
+                   const StageFacts& st, const PipelineFacts& facts, std::map<int, isl::set>& input_regions) {
+  const scheduler::ProducerUse& pu = sa.uses[u];
+  UseFacts use;
+  use.use = static_cast<int>(u);
+  use.buffer = pu.func >= 0 ? pu.func : facts.input_buffer(pu.name);
+  use.affine = pu.affine;
+  if (!pu.affine) return use;
+  use.coeff = coefficients(ctx, pu.access, st);
+  if (pu.func < 0 && !domain.is_null()) {
+    try {
+      const isl::set image = domain.apply(isl::map(ctx, pu.access));
+      auto it = input_regions.find(use.buffer);
+      if (it == input_regions.end()) {
+        input_regions.emplace(use.buffer, image);
+      } else {
+        it->second = it->second.unite(image);
+      }
+    } catch (const isl::exception&) {
+    }
+  }
+  return use;
+}
+
+// The facts of one stage of Func `f`: its dims (loop l is dim n-1-l), box, write and uses.
+StageFacts stage_facts(scheduler::IslContext& isl, int f, const scheduler::StageAnalysis& sa, PipelineFacts& facts,
+                       std::map<int, isl::set>& input_regions) {
+  StageFacts st;
+  st.func = f;
+  st.stage = sa.stage;
+  st.id = static_cast<int>(facts.stage_ids.size());
+  st.arith_ops = sa.arith_ops;
+  const int n = static_cast<int>(sa.loops.size());
+  for (int l = 0; l < n; ++l) st.loop_dim.push_back(n - 1 - l);
+  const isl::set domain = set_stage_box(isl, sa, st);
+  st.write_coeff = coefficients(isl.ctx(), sa.write, st);
+  for (size_t u = 0; u < sa.uses.size(); ++u) {
+    st.uses.push_back(use_facts(isl.ctx(), sa, u, domain, st, facts, input_regions));
+  }
+  return st;
+}
+
+// Func regions: the image of the pure definition's iterations under its store, or the
+// analysis's extents (from 0) where isl gives none.
+void set_func_regions(scheduler::IslContext& isl, const scheduler::Analysis& analysis, PipelineFacts& facts) {
+  isl::ctx ctx = isl.ctx();
+  for (int f = 0; f < static_cast<int>(analysis.funcs.size()); ++f) {
+    const scheduler::StageAnalysis& sa = analysis.funcs[f].stages.front();
+    try {
+      isl.reset_operations();
+      const isl::set region = isl::set(ctx, sa.domain).apply(isl::map(ctx, sa.write));
+      if (const auto box = bounding_box(region)) {
+        facts.buffers[f].lo = box->lo;
+        facts.buffers[f].extent = box->extent;
+      }
+    } catch (const isl::exception&) {
+    }
+    if (facts.buffers[f].extent.empty()) {
+      facts.buffers[f].lo.assign(analysis.funcs[f].extents.size(), 0);
+      facts.buffers[f].extent = analysis.funcs[f].extents;
+    }
+  }
+}
+
+// Input regions: the box of the union of the images the stages read.
+void set_input_regions(scheduler::IslContext& isl, std::map<int, isl::set>& input_regions, PipelineFacts& facts) {
+  for (auto& [b, region] : input_regions) {
+    try {
+      isl.reset_operations();
+      if (const auto box = bounding_box(region.coalesce())) {
+        facts.buffers[b].lo = box->lo;
+        facts.buffers[b].extent = box->extent;
+      }
+    } catch (const isl::exception&) {
+    }
+  }
+}
+
 }  // namespace
 
 int64_t BufferFacts::elements() const {
@@ -90,105 +206,20 @@ int64_t linear_step(const std::vector<int64_t>& delta, const std::vector<int64_t
 
 PipelineFacts build_pipeline_facts(const scheduler::Analysis& analysis) {
   scheduler::IslContext isl(20'000'000);
-  isl::ctx ctx = isl.ctx();
   PipelineFacts facts;
-  const int nfuncs = static_cast<int>(analysis.funcs.size());
-  for (int f = 0; f < nfuncs; ++f) {
-    facts.buffers.push_back({analysis.funcs[f].name, f, {}, {}, analysis.funcs[f].element_bytes});
-  }
-  // Inputs, in order of first use.
-  for (const scheduler::FuncAnalysis& fa : analysis.funcs) {
-    for (const scheduler::StageAnalysis& sa : fa.stages) {
-      for (const scheduler::ProducerUse& u : sa.uses) {
-        if (u.func < 0 && facts.input_buffer(u.name) < 0) facts.buffers.push_back({u.name, -1, {}, {}, u.element_bytes});
-      }
-    }
-  }
-
+  add_buffers(analysis, facts);
   std::map<int, isl::set> input_regions;  // buffer -> union of affine images
+  const int nfuncs = static_cast<int>(analysis.funcs.size());
   facts.stages.resize(nfuncs);
   for (int f = 0; f < nfuncs; ++f) {
-    const scheduler::FuncAnalysis& fa = analysis.funcs[f];
-    for (const scheduler::StageAnalysis& sa : fa.stages) {
-      StageFacts st;
-      st.func = f;
-      st.stage = sa.stage;
-      st.id = static_cast<int>(facts.stage_ids.size());
-      st.arith_ops = sa.arith_ops;
-      const int n = static_cast<int>(sa.loops.size());
-      for (int l = 0; l < n; ++l) st.loop_dim.push_back(n - 1 - l);
-      isl::set domain;
-      try {
-        isl.reset_operations();
-        domain = isl::set(ctx, sa.domain);
-        if (const auto box = bounding_box(domain)) {
-          st.lo = box->lo;
-          st.extent = box->extent;
-        }
-      } catch (const isl::exception&) {
-      }
-      if (st.extent.size() != static_cast<size_t>(n)) {
-        // Fall back to the loop extents from the analysis, starting at 0.
-        st.lo.assign(n, 0);
-        st.extent.assign(n, 1);
-        for (int l = 0; l < n; ++l) st.extent[st.loop_dim[l]] = sa.loops[l].extent;
-      }
-      st.write_coeff = coefficients(ctx, sa.write, st);
-      for (size_t u = 0; u < sa.uses.size(); ++u) {
-        const scheduler::ProducerUse& pu = sa.uses[u];
-        UseFacts use;
-        use.use = static_cast<int>(u);
-        use.buffer = pu.func >= 0 ? pu.func : facts.input_buffer(pu.name);
-        use.affine = pu.affine;
-        if (pu.affine) {
-          use.coeff = coefficients(ctx, pu.access, st);
-          if (pu.func < 0 && !domain.is_null()) {
-            try {
-              const isl::set image = domain.apply(isl::map(ctx, pu.access));
-              auto it = input_regions.find(use.buffer);
-              if (it == input_regions.end()) {
-                input_regions.emplace(use.buffer, image);
-              } else {
-                it->second = it->second.unite(image);
-              }
-            } catch (const isl::exception&) {
-            }
-          }
-        }
-        st.uses.push_back(std::move(use));
-      }
+    for (const scheduler::StageAnalysis& sa : analysis.funcs[f].stages) {
+      StageFacts st = stage_facts(isl, f, sa, facts, input_regions);
       facts.stage_ids.emplace_back(f, sa.stage);
       facts.stages[f].push_back(std::move(st));
     }
   }
-
-  // Func regions: the image of the pure definition's iterations under its store.
-  for (int f = 0; f < nfuncs; ++f) {
-    const scheduler::StageAnalysis& sa = analysis.funcs[f].stages.front();
-    try {
-      isl.reset_operations();
-      const isl::set region = isl::set(ctx, sa.domain).apply(isl::map(ctx, sa.write));
-      if (const auto box = bounding_box(region)) {
-        facts.buffers[f].lo = box->lo;
-        facts.buffers[f].extent = box->extent;
-      }
-    } catch (const isl::exception&) {
-    }
-    if (facts.buffers[f].extent.empty()) {
-      facts.buffers[f].lo.assign(analysis.funcs[f].extents.size(), 0);
-      facts.buffers[f].extent = analysis.funcs[f].extents;
-    }
-  }
-  for (auto& [b, region] : input_regions) {
-    try {
-      isl.reset_operations();
-      if (const auto box = bounding_box(region.coalesce())) {
-        facts.buffers[b].lo = box->lo;
-        facts.buffers[b].extent = box->extent;
-      }
-    } catch (const isl::exception&) {
-    }
-  }
+  set_func_regions(isl, analysis, facts);
+  set_input_regions(isl, input_regions, facts);
   return facts;
 }
 

@@ -237,6 +237,145 @@ void add_func_storage(const scheduler::Analysis& analysis, const scheduler::Sche
   }
 }
 
+// What build_schedule_model reads while it walks the Funcs: the analysis, the facts, the
+// footprint cache, and per Func its schedule (null when unlisted) and whether it is inlined.
+struct ModelInputs {
+  const scheduler::Analysis& analysis;
+  const PipelineFacts& facts;
+  FootprintCache& cache;
+  std::vector<const scheduler::FuncSchedule*> sched;
+  std::vector<bool> inlined;
+};
+
+// Each Func's compute kind. Halide's default for an unlisted Func is inline; outputs and
+// Funcs with updates cannot be inlined.
+void resolve_compute_kinds(const scheduler::Schedule& schedule, ModelInputs& in, ScheduleModel& model) {
+  const int n = static_cast<int>(in.analysis.funcs.size());
+  model.funcs.resize(n);
+  in.sched.assign(n, nullptr);
+  in.inlined.assign(n, false);
+  for (int f = 0; f < n; ++f) {
+    const scheduler::FuncAnalysis& fa = in.analysis.funcs[f];
+    in.sched[f] = schedule.find(fa.name);
+    ComputeLocation::Kind kind = in.sched[f] ? in.sched[f]->compute.kind : ComputeLocation::Kind::kInline;
+    if (fa.is_output || fa.has_updates()) {
+      if (kind == ComputeLocation::Kind::kInline) kind = ComputeLocation::Kind::kRoot;
+    }
+    model.funcs[f].kind = kind;
+    in.inlined[f] = kind == ComputeLocation::Kind::kInline;
+  }
+}
+
+// The host stage and loop level of compute_at Func `f` (already modelled: the walk runs from
+// the outputs back), its realizations and region there; a Func whose host loop is not found
+// is modelled at root. Returns the parallel tasks outside each realization.
+int64_t place_at_host(const ModelInputs& in, int f, FuncModel& fm, ScheduleModel& model) {
+  const ComputeLocation& at = in.sched[f]->compute;
+  const int host_func = in.analysis.index_of(at.consumer);
+  int host = -1;
+  for (size_t i = 0; i < model.stages.size(); ++i) {
+    const StageModel& s = model.stages[i];
+    if (s.func == host_func && (host < 0 || s.stage <= at.consumer_stage)) host = static_cast<int>(i);
+  }
+  const int compute_level = host < 0 ? -1 : position(model.stages[host].loops, at.loop);
+  // A sliding window computes, over one iteration of its store loop, what a realization
+  // there would: each point once, in rows. Modelled so, with the rows kept live (those
+  // one iteration of the compute loop reads) as its window.
+  const int store_level = at.sliding() && host >= 0 ? position(model.stages[host].loops, at.store_loop) : -1;
+  const int p = store_level > compute_level ? store_level : compute_level;
+  if (p < 0) {
+    ++model.unknown_loops;
+    fm.kind = ComputeLocation::Kind::kRoot;
+    return 1;
+  }
+  const StageModel& hs = model.stages[host];
+  fm.host_stage = host;
+  fm.host_level = p;
+  fm.realizations = hs.realizations * hs.executions(p);
+  bool host_reads = false;
+  for (const AccessGroupModel& g : hs.groups) {
+    if (g.buffer != f || g.levels[p]->box.extent.size() != fm.region.size()) continue;
+    for (size_t a = 0; a < fm.region.size(); ++a) fm.region[a] = std::min(fm.region[a], g.levels[p]->box.extent[a]);
+    host_reads = true;
+  }
+  if (!host_reads) cut_to_readers(model, host, f, fm.region);
+  if (p != compute_level) fm.window_elements = window_elements(hs, f, compute_level, p, fm.region);
+  // Inside (or at) the host's parallel loop, every task computes its own part.
+  bool inside_parallel = false;
+  for (int q = p; q < hs.depth(); ++q) inside_parallel |= hs.loops[q].parallel;
+  return hs.outer_tasks * (inside_parallel ? hs.tasks : 1);
+}
+
+// The loops' counts of stage `s` of Func `f`: points, iterations, parallel tasks and the
+// vector width (a pure_vector intermediate's vectors are as wide as its pure vector; a
+// vectorized reduction piece multiplies the lanes).
+void count_stage_loops(const scheduler::StageSchedule* ss, StageModel& sm, ScheduleModel& model) {
+  for (int64_t e : sm.dim_extent) sm.points *= e;
+  for (const LoopModel& l : sm.loops) {
+    sm.iterations *= l.extent;
+    if (l.parallel) sm.tasks *= l.extent;
+    if (l.vectorized) sm.vector_width = l.extent;
+  }
+  if (sm.vector_width > 1 && ss && ss->rfactor && ss->rfactor->pure_vector) {
+    sm.vector_width = ss->rfactor->pure_vector;
+  }
+  if (ss && !ss->vector_reduce.empty()) add_vector_reduce(*ss, sm, model);
+}
+
+// The model of stage `s` of Func `f`: its loops (a compute_at Func's pure loops cover one
+// realization's region; reduction loops run in full), accesses and footprints, and the
+// lines it shares with its host.
+StageModel build_stage_model(ModelInputs& in, int f, size_t s, const FuncModel& fm, int64_t outer_tasks,
+                             ScheduleModel& model) {
+  const scheduler::FuncAnalysis& fa = in.analysis.funcs[f];
+  const scheduler::StageAnalysis& sa = fa.stages[s];
+  const StageFacts& st = in.facts.stages[f][s];
+  StageModel sm;
+  sm.func = f;
+  sm.stage = static_cast<int>(s);
+  sm.id = st.id;
+  sm.realizations = fm.realizations;
+  sm.outer_tasks = outer_tasks;
+  sm.dim_extent = st.extent;
+  if (fm.kind == ComputeLocation::Kind::kAt) {
+    for (size_t l = 0; l < sa.loops.size(); ++l) {
+      if (sa.loops[l].is_reduction) continue;
+      for (size_t a = 0; a < fa.args.size() && a < fm.region.size(); ++a) {
+        if (fa.args[a] == sa.loops[l].name) sm.dim_extent[st.loop_dim[l]] = std::min(sm.dim_extent[st.loop_dim[l]], fm.region[a]);
+      }
+    }
+  }
+  const scheduler::StageSchedule* ss = find_stage(in.sched[f], sm.stage);
+  build_loops(sa, st, ss, sm, model);
+  count_stage_loops(ss, sm, model);
+  collect_accesses(in.facts, in.inlined, in.cache, sm);
+  add_footprints(in.cache, sm);
+  reuse_producer_buffers(in.analysis, in.sched, sm);
+  if (fm.host_stage >= 0) {
+    sm.host_stage = fm.host_stage;
+    sm.host_level = fm.host_level;
+    add_host_lines(fa, sa, st, model.stages[fm.host_stage], in.cache, sm);
+  }
+  return sm;
+}
+
+// Func `f` and its stages into the model: nothing for an inlined Func, else its region
+// (cut to its host's where computed at one) and each stage.
+void add_func(ModelInputs& in, int f, ScheduleModel& model) {
+  FuncModel& fm = model.funcs[f];
+  if (in.inlined[f]) {
+    fm.realizations = 0;
+    return;
+  }
+  fm.region = in.facts.buffers[f].extent;
+  if (const scheduler::StageSchedule* zero = find_stage(in.sched[f], 0)) fm.gpu_memory = zero->gpu.memory;
+  int64_t outer_tasks = 1;
+  if (fm.kind == ComputeLocation::Kind::kAt) outer_tasks = place_at_host(in, f, fm, model);
+  for (size_t s = 0; s < in.analysis.funcs[f].stages.size(); ++s) {
+    model.stages.push_back(build_stage_model(in, f, s, fm, outer_tasks, model));
+  }
+}
+
 }  // namespace
 
 int64_t StageModel::executions(int level) const {
@@ -263,115 +402,9 @@ ScheduleModel build_schedule_model(const scheduler::Analysis& analysis, const Pi
   ScheduleModel model;
   add_packs(analysis, facts, schedule, model);
   add_func_storage(analysis, schedule, model);
-  const int n = static_cast<int>(analysis.funcs.size());
-  model.funcs.resize(n);
-  std::vector<const scheduler::FuncSchedule*> sched(n, nullptr);
-  std::vector<bool> inlined(n, false);
-  for (int f = 0; f < n; ++f) {
-    const scheduler::FuncAnalysis& fa = analysis.funcs[f];
-    sched[f] = schedule.find(fa.name);
-    // Halide's default for an unlisted Func is inline; outputs and Funcs with updates
-    // cannot be inlined.
-    ComputeLocation::Kind kind = sched[f] ? sched[f]->compute.kind : ComputeLocation::Kind::kInline;
-    if (fa.is_output || fa.has_updates()) {
-      if (kind == ComputeLocation::Kind::kInline) kind = ComputeLocation::Kind::kRoot;
-    }
-    model.funcs[f].kind = kind;
-    inlined[f] = kind == ComputeLocation::Kind::kInline;
-  }
-
-  for (int f = n - 1; f >= 0; --f) {
-    FuncModel& fm = model.funcs[f];
-    if (inlined[f]) {
-      fm.realizations = 0;
-      continue;
-    }
-    fm.region = facts.buffers[f].extent;
-    if (const scheduler::StageSchedule* zero = find_stage(sched[f], 0)) fm.gpu_memory = zero->gpu.memory;
-    int64_t outer_tasks = 1;
-    if (fm.kind == ComputeLocation::Kind::kAt) {
-      const ComputeLocation& at = sched[f]->compute;
-      const int host_func = analysis.index_of(at.consumer);
-      int host = -1;
-      for (size_t i = 0; i < model.stages.size(); ++i) {
-        const StageModel& s = model.stages[i];
-        if (s.func == host_func && (host < 0 || s.stage <= at.consumer_stage)) host = static_cast<int>(i);
-      }
-      const int compute_level = host < 0 ? -1 : position(model.stages[host].loops, at.loop);
-      // A sliding window computes, over one iteration of its store loop, what a realization
-      // there would: each point once, in rows. Modelled so, with the rows kept live (those
-      // one iteration of the compute loop reads) as its window.
-      const int store_level = at.sliding() && host >= 0 ? position(model.stages[host].loops, at.store_loop) : -1;
-      const int p = store_level > compute_level ? store_level : compute_level;
-      if (p < 0) {
-        ++model.unknown_loops;
-        fm.kind = ComputeLocation::Kind::kRoot;
-      } else {
-        const StageModel& hs = model.stages[host];
-
-        fm.host_stage = host;
-        fm.host_level = p;
-        fm.realizations = hs.realizations * hs.executions(p);
-        bool host_reads = false;
-        for (const AccessGroupModel& g : hs.groups) {
-          if (g.buffer != f || g.levels[p]->box.extent.size() != fm.region.size()) continue;
-          for (size_t a = 0; a < fm.region.size(); ++a) fm.region[a] = std::min(fm.region[a], g.levels[p]->box.extent[a]);
-          host_reads = true;
-        }
-        if (!host_reads) cut_to_readers(model, host, f, fm.region);
-        if (p != compute_level) fm.window_elements = window_elements(hs, f, compute_level, p, fm.region);
-        // Inside (or at) the host's parallel loop, every task computes its own part.
-        bool inside_parallel = false;
-        for (int q = p; q < hs.depth(); ++q) inside_parallel |= hs.loops[q].parallel;
-        outer_tasks = hs.outer_tasks * (inside_parallel ? hs.tasks : 1);
-      }
-    }
-    const scheduler::FuncAnalysis& fa = analysis.funcs[f];
-    for (size_t s = 0; s < fa.stages.size(); ++s) {
-      const scheduler::StageAnalysis& sa = fa.stages[s];
-      const StageFacts& st = facts.stages[f][s];
-      StageModel sm;
-      sm.func = f;
-      sm.stage = static_cast<int>(s);
-      sm.id = st.id;
-      sm.realizations = fm.realizations;
-      sm.outer_tasks = outer_tasks;
-      sm.dim_extent = st.extent;
-      if (fm.kind == ComputeLocation::Kind::kAt) {
-        // Pure loops cover one realization's region; reduction loops run in full.
-        for (size_t l = 0; l < sa.loops.size(); ++l) {
-          if (sa.loops[l].is_reduction) continue;
-          for (size_t a = 0; a < fa.args.size() && a < fm.region.size(); ++a) {
-            if (fa.args[a] == sa.loops[l].name) sm.dim_extent[st.loop_dim[l]] = std::min(sm.dim_extent[st.loop_dim[l]], fm.region[a]);
-          }
-        }
-      }
-      build_loops(sa, st, find_stage(sched[f], sm.stage), sm, model);
-      for (int64_t e : sm.dim_extent) sm.points *= e;
-      for (const LoopModel& l : sm.loops) {
-        sm.iterations *= l.extent;
-        if (l.parallel) sm.tasks *= l.extent;
-        if (l.vectorized) sm.vector_width = l.extent;
-      }
-      // A pure_vector intermediate splits the pure loop it vectorizes: its vectors are that wide.
-      const scheduler::StageSchedule* ss = find_stage(sched[f], sm.stage);
-      if (sm.vector_width > 1 && ss && ss->rfactor && ss->rfactor->pure_vector) {
-        sm.vector_width = ss->rfactor->pure_vector;
-      }
-      // A vectorized reduction piece multiplies the lanes: each pure lane sums its products
-      // in one dot-product instruction.
-      if (ss && !ss->vector_reduce.empty()) add_vector_reduce(*ss, sm, model);
-      collect_accesses(facts, inlined, cache, sm);
-      add_footprints(cache, sm);
-      reuse_producer_buffers(analysis, sched, sm);
-      if (fm.host_stage >= 0) {
-        sm.host_stage = fm.host_stage;
-        sm.host_level = fm.host_level;
-        add_host_lines(fa, sa, st, model.stages[fm.host_stage], cache, sm);
-      }
-      model.stages.push_back(std::move(sm));
-    }
-  }
+  ModelInputs in{analysis, facts, cache, {}, {}};
+  resolve_compute_kinds(schedule, in, model);
+  for (int f = static_cast<int>(analysis.funcs.size()) - 1; f >= 0; --f) add_func(in, f, model);
   set_address_steps(analysis, facts, schedule, model);
   add_pack_copies(analysis, facts, schedule, model);
   return model;

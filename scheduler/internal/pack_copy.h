@@ -2,7 +2,7 @@
 // stored and copied in the pack's dimension order, its innermost loop vectorized (in
 // vector-wide columns where the copy transposes), at root its outermost loop with more than
 // one iteration in parallel. Each Halide call is made on the copy and written as C++ text.
-// Include only where Halide.h is needed (apply.cc).
+// Include only where Halide.h is needed (internal/applier.cc).
 #pragma once
 
 #include <Halide.h>

@@ -1,7 +1,7 @@
 // Races: a loop that carries a dependence (isl, scheduler/dependences.h) may be neither
 // parallel nor vectorized. A reduction loop can only run in parallel after rfactor turns
 // it into a pure loop of the intermediate Func.
-#include "scheduler/loop_nest.h"
+#include "scheduler/validators/stage_walk.h"
 #include "scheduler/validators/validator.h"
 
 namespace ktune::scheduler {
@@ -12,24 +12,19 @@ class DependenceValidator : public Validator {
   std::string_view name() const override { return "dependence"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
-    for (const FuncSchedule& f : s.funcs) {
-      const FuncAnalysis& fa = *a.find(f.func);
-      for (const StageSchedule& st : f.stages) {
-        std::string error;
-        const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
-        if (!nest) continue;
-        std::vector<std::string> marked = st.parallel;
-        if (!st.vectorize.empty()) marked.push_back(st.vectorize);
-        for (const std::string& name : marked) {
-          const NestLoop* l = nest->find(name);
-          if (l && l->carries_dependence) {
-            return f.func + " stage " + std::to_string(st.stage) + ": loop \"" + name +
-                   "\" carries a dependence (from \"" + l->origin + "\"); running it in parallel or vectorized would race";
-          }
+    return first_stage_problem(s, a, [](const ListedStage& ls) -> std::optional<std::string> {
+      const StageSchedule& st = ls.stage;
+      std::vector<std::string> marked = st.parallel;
+      if (!st.vectorize.empty()) marked.push_back(st.vectorize);
+      for (const std::string& name : marked) {
+        const NestLoop* l = ls.nest.find(name);
+        if (l && l->carries_dependence) {
+          return ls.func.func + " stage " + std::to_string(st.stage) + ": loop \"" + name +
+                 "\" carries a dependence (from \"" + l->origin + "\"); running it in parallel or vectorized would race";
         }
       }
-    }
-    return std::nullopt;
+      return std::nullopt;
+    });
   }
 };
 

@@ -41,6 +41,90 @@ std::optional<std::string> check_reduction_order(const LoopNest& nest, const Sta
   return std::nullopt;
 }
 
+// The splits of stage `st`: tail strategies its loops allow, no split of an earlier split's
+// inner piece, factors no larger than the loop when the split applies; rfactor's splits
+// keep the guard tail.
+std::optional<std::string> check_splits(const Schedule& s, const Analysis& a, const FuncAnalysis& fa,
+                                        const FuncSchedule& f, const StageSchedule& st) {
+  if (st.rfactor) {
+    for (const LoopSplit& split : st.rfactor->splits) {
+      if (split.tail != Tail::kGuard) return "the splits of an rfactor intermediate keep the guard tail";
+    }
+  }
+  for (const LoopSplit& split : st.splits) {
+    if (auto refusal = tail_refusal(a, s, fa, f, st, split)) return *refusal;
+    // Halide 14 loses the bounds guard of a split whose inner piece is split again
+    // (and vectorized): the result reads and writes outside the Func's region.
+    for (const LoopSplit& earlier : st.splits) {
+      if (&earlier == &split) break;
+      if (earlier.inner == split.loop) {
+        return "\"" + split.loop + "\" is the inner piece of an earlier split and cannot be split again";
+      }
+    }
+    // The loop being split had this extent when the split was applied.
+    StageSchedule before = st;
+    before.order.clear();
+    before.splits.assign(st.splits.begin(), st.splits.begin() + (&split - st.splits.data()));
+    std::string e2;
+    const auto prior = build_loop_nest(fa.stages[st.stage], before, &e2);
+    const NestLoop* parent = prior ? prior->find(split.loop) : nullptr;
+    if (parent && split.factor > parent->extent) {
+      return "split factor " + std::to_string(split.factor) + " exceeds the extent " +
+             std::to_string(parent->extent) + " of \"" + split.loop + "\"";
+    }
+  }
+  return std::nullopt;
+}
+
+// Parallel loops outermost, the vectorized loop innermost, unrolled loops that exist, and
+// no loop marked twice.
+std::optional<std::string> check_marked_loops(const LoopNest& nest, const StageSchedule& st) {
+  const int n = static_cast<int>(nest.loops.size());
+  for (size_t i = 0; i < st.parallel.size(); ++i) {
+    if (nest.position(st.parallel[i]) != n - 1 - static_cast<int>(i)) {
+      return "parallel loops must be the outermost loops, outermost first (\"" + st.parallel[i] + "\" is not)";
+    }
+  }
+  if (!st.vectorize.empty()) {
+    const int p = nest.position(st.vectorize);
+    if (p < 0) return "vectorized loop \"" + st.vectorize + "\" does not exist";
+    // After a CPU rfactor the vectorized pure loop is moved inside the loop over u.
+    const bool cpu_rfactor = st.rfactor && !st.rfactor->on_gpu();
+    // A vectorized reduction piece (vector_reduce) sits inside it.
+    const bool reduce_inside = !st.vector_reduce.empty() && nest.position(st.vector_reduce) == 0 && p == 1;
+    if (p != 0 && !cpu_rfactor && !reduce_inside) {
+      return "the vectorized loop \"" + st.vectorize + "\" must be innermost";
+    }
+    for (const std::string& par : st.parallel) {
+      if (par == st.vectorize) return "a loop cannot be both parallel and vectorized";
+    }
+  }
+  std::set<std::string> unrolled;
+  for (const std::string& u : st.unroll) {
+    if (nest.position(u) < 0) return "unrolled loop \"" + u + "\" does not exist";
+    if (u == st.vectorize) return "a loop cannot be both vectorized and unrolled";
+    for (const std::string& par : st.parallel) {
+      if (par == u) return "a loop cannot be both parallel and unrolled";
+    }
+    if (!unrolled.insert(u).second) return "\"" + u + "\" is unrolled twice";
+  }
+  return std::nullopt;
+}
+
+// One stage of Func `f`, its index already checked: its loop nest builds, then its splits,
+// reduction order and marked loops.
+std::optional<std::string> check_stage(const Schedule& s, const Analysis& a, const FuncAnalysis& fa,
+                                       const FuncSchedule& f, const StageSchedule& st) {
+  std::string error;
+  const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
+  const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
+  if (!nest) return where + error;
+  if (auto e = check_splits(s, a, fa, f, st)) return where + *e;
+  if (auto e = check_reduction_order(*nest, fa.stages[st.stage])) return where + *e;
+  if (auto e = check_marked_loops(*nest, st)) return where + *e;
+  return std::nullopt;
+}
+
 class StructureValidator : public Validator {
  public:
   std::string_view name() const override { return "structure"; }
@@ -63,67 +147,7 @@ class StructureValidator : public Validator {
           return f.func + ": stage " + std::to_string(st.stage) + " does not exist or is listed out of order";
         }
         last_stage = st.stage;
-        std::string error;
-        const auto nest = build_loop_nest(fa->stages[st.stage], st, &error);
-        const std::string where = f.func + " stage " + std::to_string(st.stage) + ": ";
-        if (!nest) return where + error;
-        if (st.rfactor) {
-          for (const LoopSplit& split : st.rfactor->splits) {
-            if (split.tail != Tail::kGuard) return where + "the splits of an rfactor intermediate keep the guard tail";
-          }
-        }
-        for (const LoopSplit& split : st.splits) {
-          if (auto refusal = tail_refusal(a, s, *fa, f, st, split)) return where + *refusal;
-          // Halide 14 loses the bounds guard of a split whose inner piece is split again
-          // (and vectorized): the result reads and writes outside the Func's region.
-          for (const LoopSplit& earlier : st.splits) {
-            if (&earlier == &split) break;
-            if (earlier.inner == split.loop) {
-              return where + "\"" + split.loop + "\" is the inner piece of an earlier split and cannot be split again";
-            }
-          }
-          // The loop being split had this extent when the split was applied.
-          StageSchedule before = st;
-          before.order.clear();
-          before.splits.assign(st.splits.begin(), st.splits.begin() + (&split - st.splits.data()));
-          std::string e2;
-          const auto prior = build_loop_nest(fa->stages[st.stage], before, &e2);
-          const NestLoop* parent = prior ? prior->find(split.loop) : nullptr;
-          if (parent && split.factor > parent->extent) {
-            return where + "split factor " + std::to_string(split.factor) + " exceeds the extent " +
-                   std::to_string(parent->extent) + " of \"" + split.loop + "\"";
-          }
-        }
-        if (auto e = check_reduction_order(*nest, fa->stages[st.stage])) return where + *e;
-        const int n = static_cast<int>(nest->loops.size());
-        for (size_t i = 0; i < st.parallel.size(); ++i) {
-          if (nest->position(st.parallel[i]) != n - 1 - static_cast<int>(i)) {
-            return where + "parallel loops must be the outermost loops, outermost first (\"" + st.parallel[i] + "\" is not)";
-          }
-        }
-        if (!st.vectorize.empty()) {
-          const int p = nest->position(st.vectorize);
-          if (p < 0) return where + "vectorized loop \"" + st.vectorize + "\" does not exist";
-          // After a CPU rfactor the vectorized pure loop is moved inside the loop over u.
-          const bool cpu_rfactor = st.rfactor && !st.rfactor->on_gpu();
-          // A vectorized reduction piece (vector_reduce) sits inside it.
-          const bool reduce_inside = !st.vector_reduce.empty() && nest->position(st.vector_reduce) == 0 && p == 1;
-          if (p != 0 && !cpu_rfactor && !reduce_inside) {
-            return where + "the vectorized loop \"" + st.vectorize + "\" must be innermost";
-          }
-          for (const std::string& par : st.parallel) {
-            if (par == st.vectorize) return where + "a loop cannot be both parallel and vectorized";
-          }
-        }
-        std::set<std::string> unrolled;
-        for (const std::string& u : st.unroll) {
-          if (nest->position(u) < 0) return where + "unrolled loop \"" + u + "\" does not exist";
-          if (u == st.vectorize) return where + "a loop cannot be both vectorized and unrolled";
-          for (const std::string& par : st.parallel) {
-            if (par == u) return where + "a loop cannot be both parallel and unrolled";
-          }
-          if (!unrolled.insert(u).second) return where + "\"" + u + "\" is unrolled twice";
-        }
+        if (auto e = check_stage(s, a, *fa, f, st)) return e;
       }
     }
     return std::nullopt;

@@ -1,7 +1,7 @@
 // Unrolling stays within bounds (each unrolled loop at most 32 iterations, at most 256
 // copies of a stage's body), and GPU mappings (of a stage, or of an rfactor's
 // intermediate) appear only on GPU targets.
-#include "scheduler/loop_nest.h"
+#include "scheduler/validators/stage_walk.h"
 #include "scheduler/validators/validator.h"
 
 namespace ktune::scheduler {
@@ -12,23 +12,17 @@ class UnrollValidator : public Validator {
   std::string_view name() const override { return "unroll"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
-    for (const FuncSchedule& f : s.funcs) {
-      const FuncAnalysis& fa = *a.find(f.func);
-      for (const StageSchedule& st : f.stages) {
-        std::string error;
-        const auto nest = build_loop_nest(fa.stages[st.stage], st, &error);
-        if (!nest) continue;
-        int64_t copies = 1;
-        for (const std::string& u : st.unroll) {
-          const NestLoop* l = nest->find(u);
-          if (!l) continue;
-          if (l->extent > 32) return f.func + ": unrolling \"" + u + "\" would copy the body " + std::to_string(l->extent) + " times (at most 32)";
-          copies *= l->extent;
-        }
-        if (copies > 256) return f.func + ": unrolled loops copy the body " + std::to_string(copies) + " times (at most 256)";
+    return first_stage_problem(s, a, [](const ListedStage& ls) -> std::optional<std::string> {
+      int64_t copies = 1;
+      for (const std::string& u : ls.stage.unroll) {
+        const NestLoop* l = ls.nest.find(u);
+        if (!l) continue;
+        if (l->extent > 32) return ls.func.func + ": unrolling \"" + u + "\" would copy the body " + std::to_string(l->extent) + " times (at most 32)";
+        copies *= l->extent;
       }
-    }
-    return std::nullopt;
+      if (copies > 256) return ls.func.func + ": unrolled loops copy the body " + std::to_string(copies) + " times (at most 256)";
+      return std::nullopt;
+    });
   }
 };
 

@@ -129,17 +129,11 @@ int64_t const_or_minus_one(const Expr& e) {
   return -1;
 }
 
-}  // namespace
-
-PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
-                                  const std::vector<TensorInfo>& outputs, const std::vector<ScalarInfo>& scalars) {
-  const std::vector<Halide::Func> funcs = pipeline_funcs(built);
-  std::map<std::string, std::string> func_names, buffer_names;
-  for (size_t i = 0; i < funcs.size(); ++i) func_names[funcs[i].name()] = "f" + std::to_string(i);
-  for (size_t i = 0; i < built.inputs.size(); ++i) {
-    buffer_names[built.inputs[i].name()] = "in" + std::to_string(i);
-  }
-  // Buffers not among the declared inputs (embedded constants) get positional names too.
+// Positional names of the buffers the definitions read: "in<i>" for the declared inputs,
+// "buffer<i>" for the others (embedded constants), in the order the definitions read them.
+std::map<std::string, std::string> buffer_names(const BuiltPipeline& built, const std::vector<Halide::Func>& funcs) {
+  std::map<std::string, std::string> names;
+  for (size_t i = 0; i < built.inputs.size(); ++i) names[built.inputs[i].name()] = "in" + std::to_string(i);
   BufferCollector collector;
   for (const Halide::Func& f : funcs) {
     for (const Expr& e : f.function().definition().values()) e.accept(&collector);
@@ -149,9 +143,84 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
   }
   int extra = 0;
   for (const std::string& n : collector.names) {
-    if (!buffer_names.count(n)) buffer_names[n] = "buffer" + std::to_string(extra++);
+    if (!names.count(n)) names[n] = "buffer" + std::to_string(extra++);
   }
+  return names;
+}
 
+// The stage's loops in Halide's initial nesting, innermost first (the same order the
+// scheduler's analysis uses), with their extents; -1 where unknown or unbounded (an index
+// that depends on data). The last dim is Halide's __outermost placeholder.
+void add_stage_loops(const HI::Function& f, const HI::Definition& def, const HI::Box& box, const StageLoopNames& loops,
+                     const std::map<std::string, Expr>& known, StageInfo& stage) {
+  const auto& rvars = def.schedule().rvars();
+  for (const HI::Dim& dim : def.schedule().dims()) {
+    if (dim.var == Halide::Var::outermost().name()) continue;
+    if (dim.is_rvar()) {
+      for (const HI::ReductionVariable& rv : rvars) {
+        if (rv.var == dim.var) stage.reduction_loops.push_back({loops.canonical(rv.var), const_or_minus_one(with_known_values(rv.extent, known))});
+      }
+      continue;
+    }
+    for (size_t a = 0; a < f.args().size(); ++a) {
+      if (f.args()[a] != dim.var) continue;
+      const bool bounded = a < box.size() && box[a].min.defined() && box[a].max.defined();
+      const int64_t extent = bounded ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
+      stage.pure_loops.push_back({loops.canonical(dim.var), extent});
+    }
+  }
+}
+
+// One line of the canonical definitions: "  stage s: (args) = (values)", the reduction
+// domain and the predicate, every name positional.
+void print_stage_definition(const HI::Definition& def, size_t s, Canonicalizer& canon, std::ostringstream& defs) {
+  const auto& rvars = def.schedule().rvars();
+  defs << "  stage " << s << ": (";
+  for (size_t a = 0; a < def.args().size(); ++a) {
+    defs << (a ? ", " : "") << print(canon.mutate(def.args()[a]));
+  }
+  defs << ") = (";
+  for (size_t v = 0; v < def.values().size(); ++v) {
+    defs << (v ? ", " : "") << print(canon.mutate(def.values()[v]));
+  }
+  defs << ")";
+  for (size_t r = 0; r < rvars.size(); ++r) {
+    defs << " r" << r << " in [" << print(canon.mutate(rvars[r].min)) << ", +"
+         << print(canon.mutate(rvars[r].extent)) << ")";
+  }
+  if (def.predicate().defined() && !HI::is_const_one(def.predicate())) {
+    defs << " where " << print(canon.mutate(def.predicate()));
+  }
+  defs << "\n";
+}
+
+// The shapes line of the key. Mins and scalars are printed only when present, so that the
+// keys of pipelines without them stay what they were before ktune knew of them.
+std::string shapes_text(const std::vector<TensorInfo>& inputs, const std::vector<TensorInfo>& outputs,
+                        const std::vector<ScalarInfo>& scalars) {
+  const auto tensor_text = [](const TensorInfo& t) {
+    return to_string(t.dtype) + shape_to_string(t.shape) + (t.at_origin() ? "" : "@" + shape_to_string(t.mins));
+  };
+  std::ostringstream shapes;
+  for (size_t i = 0; i < inputs.size(); ++i) shapes << "in" << i << ":" << tensor_text(inputs[i]) << ";";
+  shapes << "->";
+  for (size_t i = 0; i < outputs.size(); ++i) shapes << "out" << i << ":" << tensor_text(outputs[i]) << ";";
+  for (const ScalarInfo& s : scalars) {
+    char value[64];
+    std::snprintf(value, sizeof(value), "%a", s.value);
+    shapes << "|" << s.name << ":" << to_string(s.dtype) << "=" << value;
+  }
+  return shapes.str();
+}
+
+}  // namespace
+
+PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<TensorInfo>& inputs,
+                                  const std::vector<TensorInfo>& outputs, const std::vector<ScalarInfo>& scalars) {
+  const std::vector<Halide::Func> funcs = pipeline_funcs(built);
+  std::map<std::string, std::string> func_names;
+  for (size_t i = 0; i < funcs.size(); ++i) func_names[funcs[i].name()] = "f" + std::to_string(i);
+  const std::map<std::string, std::string> buffers = buffer_names(built, funcs);
   const std::map<std::string, Expr> known = known_values(built, inputs, outputs, scalars);
   const std::map<std::string, HI::Box> boxes = func_boxes(built, outputs, known);
   const std::vector<FuncNames> names = canonical_names(funcs);
@@ -165,78 +234,25 @@ PipelineAnalysis analyze_pipeline(const BuiltPipeline& built, const std::vector<
     defs << func_names[f.name()] << (is_output ? " output" : "") << " types";
     for (const Halide::Type& t : f.output_types()) defs << " " << t;
     defs << "\n";
-    const HI::Box& box = boxes.at(f.name());
-
     std::vector<const HI::Definition*> stage_defs = {&f.definition()};
     for (const auto& u : f.updates()) stage_defs.push_back(&u);
     for (size_t s = 0; s < stage_defs.size(); ++s) {
       const HI::Definition& def = *stage_defs[s];
-      Canonicalizer canon(func_names, buffer_names);
-      const StageLoopNames& loops = names[i].stages[s];
       StageInfo stage;
       stage.func = names[i].name;
       stage.stage = static_cast<int>(s);
       stage.is_output = is_output;
-      for (size_t a = 0; a < f.args().size(); ++a) {
-        canon.vars[f.args()[a]] = "v" + std::to_string(a);
-      }
+      add_stage_loops(f, def, boxes.at(f.name()), names[i].stages[s], known, stage);
+      Canonicalizer canon(func_names, buffers);
+      for (size_t a = 0; a < f.args().size(); ++a) canon.vars[f.args()[a]] = "v" + std::to_string(a);
       const auto& rvars = def.schedule().rvars();
       for (size_t r = 0; r < rvars.size(); ++r) canon.vars[rvars[r].var] = "r" + std::to_string(r);
-      // Loops in Halide's initial nesting, innermost first (the same order the scheduler's
-      // analysis uses); the last dim is Halide's __outermost placeholder.
-      for (const HI::Dim& dim : def.schedule().dims()) {
-        if (dim.var == Halide::Var::outermost().name()) continue;
-        if (dim.is_rvar()) {
-          for (const HI::ReductionVariable& rv : rvars) {
-            if (rv.var == dim.var) stage.reduction_loops.push_back({loops.canonical(rv.var), const_or_minus_one(with_known_values(rv.extent, known))});
-          }
-          continue;
-        }
-        for (size_t a = 0; a < f.args().size(); ++a) {
-          if (f.args()[a] != dim.var) continue;
-          // -1 where the region is unbounded (an index that depends on data).
-          const bool bounded = a < box.size() && box[a].min.defined() && box[a].max.defined();
-          const int64_t extent = bounded ? const_or_minus_one(box[a].max - box[a].min + 1) : -1;
-          stage.pure_loops.push_back({loops.canonical(dim.var), extent});
-        }
-      }
-      defs << "  stage " << s << ": (";
-      for (size_t a = 0; a < def.args().size(); ++a) {
-        defs << (a ? ", " : "") << print(canon.mutate(def.args()[a]));
-      }
-      defs << ") = (";
-      for (size_t v = 0; v < def.values().size(); ++v) {
-        defs << (v ? ", " : "") << print(canon.mutate(def.values()[v]));
-      }
-      defs << ")";
-      for (size_t r = 0; r < rvars.size(); ++r) {
-        defs << " r" << r << " in [" << print(canon.mutate(rvars[r].min)) << ", +"
-             << print(canon.mutate(rvars[r].extent)) << ")";
-      }
-      if (def.predicate().defined() && !HI::is_const_one(def.predicate())) {
-        defs << " where " << print(canon.mutate(def.predicate()));
-      }
-      defs << "\n";
+      print_stage_definition(def, s, canon, defs);
       result.stages.push_back(std::move(stage));
     }
   }
   result.definitions = defs.str();
-
-  // Mins and scalars are printed only when present, so that the keys of pipelines without
-  // them stay what they were before ktune knew of them.
-  const auto tensor_text = [](const TensorInfo& t) {
-    return to_string(t.dtype) + shape_to_string(t.shape) + (t.at_origin() ? "" : "@" + shape_to_string(t.mins));
-  };
-  std::ostringstream shapes;
-  for (size_t i = 0; i < inputs.size(); ++i) shapes << "in" << i << ":" << tensor_text(inputs[i]) << ";";
-  shapes << "->";
-  for (size_t i = 0; i < outputs.size(); ++i) shapes << "out" << i << ":" << tensor_text(outputs[i]) << ";";
-  for (const ScalarInfo& s : scalars) {
-    char value[64];
-    std::snprintf(value, sizeof(value), "%a", s.value);
-    shapes << "|" << s.name << ":" << to_string(s.dtype) << "=" << value;
-  }
-  result.shapes = shapes.str();
+  result.shapes = shapes_text(inputs, outputs, scalars);
   return result;
 }
 
