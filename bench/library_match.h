@@ -1,8 +1,8 @@
 // Matching a spec subgraph onto the library calls a user would pick instead of a generated
 // kernel: a matrix product (optionally batched, with a bias and an elementwise epilogue), a
 // convolution with bias and elementwise post-ops, softmax, layer normalization, a column or
-// row sum, or an elementwise chain. The plan is plain data; openblas_baseline.h and
-// onednn_baseline.h decide which plans their library can run.
+// row sum, or an elementwise chain. The plan is plain data; openblas_baseline.cc and
+// onednn_baseline.cc decide which plans their library can run.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // What carries the messages of a distributed run (cluster/messages.h): tagged text between
-// numbered ranks, rank 0 the coordinator. MpiTransport (cluster/mpi_transport.h) is the one
+// numbered ranks, rank 0 the coordinator. MpiTransport (cluster/mpi_session.cc) is the one
 // users run; the protocol code above it only sees this interface.
 #pragma once
 

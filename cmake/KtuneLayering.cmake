@@ -1,7 +1,8 @@
 # Enforces cmake/KtuneLayers.cmake: at configure time every ktune_<folder> library may link
 # only the ktune libraries its folder may depend on, and on every build the target
 # ktune_layering (part of ALL) scans the sources' includes with check_layering.cmake, so an
-# include against the direction fails the build.
+# include against the direction fails the build. ktune_comment_paths, beside it, fails the
+# build when a comment names a file that is not in the repository.
 include(${CMAKE_CURRENT_LIST_DIR}/KtuneLayers.cmake)
 
 function(ktune_check_link_layering)
@@ -24,4 +25,12 @@ endfunction()
 add_custom_target(ktune_layering ALL
   COMMAND ${CMAKE_COMMAND} -DKTUNE_ROOT=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_LIST_DIR}/check_layering.cmake
   COMMENT "Checking that includes follow cmake/KtuneLayers.cmake"
+  VERBATIM)
+
+# Every file a comment names is in the tree: the target ktune_comment_paths (part of ALL)
+# runs check_comment_paths.cmake on every build, so a comment that cites a moved, renamed or
+# missing file fails it.
+add_custom_target(ktune_comment_paths ALL
+  COMMAND ${CMAKE_COMMAND} -DKTUNE_ROOT=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_LIST_DIR}/check_comment_paths.cmake
+  COMMENT "Checking that every file a comment names is in the repository"
   VERBATIM)

@@ -11,7 +11,7 @@
 
 namespace ktune {
 
-// Exit codes of the `ktune` binary (documented in README.md).
+// Exit codes of the `ktune` binary (documented in docs/usage.md, "Exit codes").
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;

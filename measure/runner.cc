@@ -1,6 +1,6 @@
 // Entry points: Runner::run (one isolated measurement), run_timeout_ms (the limit rule).
 // The child's side is internal/child_measure.cc; fork, pipe and poll are in
-// internal/child_process.cc.
+// common/child_process.cc.
 #include "measure/runner.h"
 
 #include <signal.h>

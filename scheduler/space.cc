@@ -35,7 +35,10 @@ std::vector<int64_t> powers_of_two(int64_t lo, int64_t hi) {
   return out;
 }
 
-// Number of iterations of the pure loops of a stage (the parallelism it offers).
+// The heuristic's tiling choice for a stage: native vectors along the innermost pure loop,
+// tiles of 4 rows (unrolled) under a reduction and of 8 rows otherwise, a long reduction
+// split into pieces of 4 vectors where the pure loops offer too little parallelism, blocks
+// of a long 1-D loop sized for the thread pool, and one parallel loop when at root.
 TilingChoice heuristic_choice(const StageAnalysis& sa, bool at_root, const TargetInfo& t) {
   TilingChoice c;
   const int lanes = sa.native_lanes(t);

@@ -20,6 +20,7 @@ PACKAGES=(
   g++-aarch64-linux-gnu libc6-arm64-cross  # arm64 bundles and exports (cross compiler, libc)
   qemu-user-static    # tests run arm64 runners and check programs under emulation
   openmpi-bin libopenmpi-dev  # mpirun ktune tune: measuring ranks on several machines
+  python3             # tests check every ktune command of README.md and docs/ against the parser
 )
 
 missing=()

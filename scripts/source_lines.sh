@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Prints the lines of C++ source (.h, .cc) in each library folder and tools/, with each
-# folder's share of the total: the figure that keeps tools/ thin (README's Layout).
+# folder's share of the total: the figure that keeps tools/ thin (docs/design.md).
 # Tests and build outputs are not counted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FOLDERS=(common targets subgraphs scheduler measure tuning_db schedule_store cost_model report search kernels bench tools)
+FOLDERS=(common targets subgraphs scheduler measure tuning_db schedule_store cost_model report search cluster kernels bench tools)
 total=0
 declare -A lines
 for folder in "${FOLDERS[@]}"; do

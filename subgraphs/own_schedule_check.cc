@@ -81,7 +81,7 @@ std::string own_schedule_gate_warning(const Subgraph& generator, const std::stri
          "). The author's schedule is taken to be right: the gate or the seeded data is wrong, not the schedule, "
          "and every schedule ktune measures is judged the same way. Seeded data: " + seeded_data_text(generator) +
          ". Give the range the pipeline is written for with --input-range NAME=LO,HI (KTUNE_INPUTS=NAME=LO:HI for "
-         "the plugin); README \"Generators\" says what the gate tolerates.";
+         "the plugin); docs/generators.md says what the gate tolerates.";
 }
 
 }  // namespace ktune::subgraphs

@@ -1,6 +1,6 @@
 // TuningDb: opening, the statement cache, writes and the simple lookups. The best query
 // lives in tuning_db_best.cc, merge/prune/vacuum in maintenance.cc, and the JSON form in
-// json_io.cc.
+// json_export.cc and json_import.cc.
 #include "tuning_db/tuning_db.h"
 
 #include <sqlite3.h>

@@ -1,6 +1,6 @@
 // TuningDb's history queries: the read-only views of everything measured that reports draw
 // from (which workload and device pairs have measurements, and every measurement of one pair
-// in the order it was recorded), as opposed to best.cc's single answer per pair.
+// in the order it was recorded), as opposed to tuning_db_best.cc's single answer per pair.
 #include <algorithm>
 #include <map>
 #include <string>

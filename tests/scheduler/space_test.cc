@@ -65,7 +65,7 @@ TEST(Space, HeuristicPlacesAReductionReadThroughAnInlinedFuncByItsRows) {
 // Through two inlined Funcs: an RMS norm's output, inlined into a gate, reads the rows' mean
 // square through the inlined inverse root. Every loop of the gate indexes the norm, but only
 // the rows reach the mean square, so it is computed per block of rows, not per vector of
-// columns (at "x_o": bench/suite_shapes/norm_gate.json took 1.41 ms against 0.206, README).
+// columns (at "x_o": bench/suite_shapes/norm_gate.json took 1.41 ms against 0.206, docs/benchmarks.md).
 // The schedule stays right.
 TEST(Space, HeuristicPlacesAReductionReadThroughTwoInlinedFuncsByItsRows) {
   const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [48, 40]}, {"name": "g", "shape": [48, 40]}],

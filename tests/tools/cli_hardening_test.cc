@@ -49,7 +49,7 @@ TEST(CliHardening, UnknownCommandSaysSoAndListsTheCommands) {
   expect_one_line_usage_error("frobnicate", "unknown command \"frobnicate\" (commands: show, tune,");
 }
 
-// README's exit-code rule, for every command: help is 0, an unknown flag is 2, and so is a
+// The exit-code rule of docs/usage.md, for every command: help is 0, an unknown flag is 2, and so is a
 // missing input file or database.
 TEST(CliHardening, EveryCommandFollowsTheExitCodeRule) {
   const std::string missing_spec = "/nonexistent/spec.json", missing_db = "/nonexistent/tuning.db";

@@ -1,10 +1,15 @@
 // Entry point of the `ktune` binary: a git-style table of subcommands.
 // Results go to stdout, progress and errors to stderr. Exit codes: 0 ok, 1 failure,
-// 2 usage or bad input (README.md, "Exit codes").
+// 2 usage or bad input (docs/usage.md, "Exit codes").
+// With KTUNE_PARSE_ONLY=1 in the environment the command line is only parsed: exit 0 when
+// it parses, 2 with the parse error otherwise, and no subcommand runs (the documentation
+// test, tests/docs/check_doc_commands.py, checks every documented command this way).
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <exception>
@@ -112,6 +117,9 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
     std::fprintf(stderr, "ktune: error: %s (ktune %s--help)\n", e.what(), command_word(argc, argv).c_str());
     return ktune::kExitUsage;
+  }
+  if (const char* parse_only = std::getenv("KTUNE_PARSE_ONLY"); parse_only && std::strcmp(parse_only, "1") == 0) {
+    return ktune::kExitOk;
   }
 
   try {
