@@ -30,8 +30,11 @@ done
 [ -n "$halide_src" ] || { echo "public_apps.sh: --halide-src DIR is required (a Halide v14.0.0 source tree)" >&2; exit 2; }
 [ ${#apps[@]} -gt 0 ] || apps=(unsharp harris stencil_chain camera_pipe local_laplacian bilateral_grid)
 
-bash scripts/build.sh ktune autoschedule_ktune
+bash scripts/build.sh ktune autoschedule_ktune ktune_cpu_codegen
 ktune=$PWD/build/tools/ktune
+# The Generators compile for ktune's target of this CPU: with ktune's LLVM feature choice
+# preloaded, they leave out what the CPU lacks, as ktune does (targets/cpu_codegen.h).
+codegen=$PWD/build/targets/libktune_cpu_codegen.so
 plugin=$PWD/build/tools/autoschedule_ktune/libautoschedule_ktune.so
 work=$PWD/build/public_apps
 export HL_NUM_THREADS=2
@@ -50,7 +53,7 @@ for app in "${apps[@]}"; do
   "$ktune" tune --generator "$lib:$app" --db "$db" --budget "$budget" --threads 2 > "$out/tune.txt" 2>&1 || tune=FAILED
   "$ktune" query --db "$db" --device host --workload "$app" --format json > "$out/best.json" 2>/dev/null &&
     grep -q '"median_ns"' "$out/best.json" || tune=FAILED
-  KTUNE_DB="$db" KTUNE_FALLBACK_AUTOSCHEDULER=none "$work/$app.gen" -g "$app" -p "$plugin" -s Ktune \
+  LD_PRELOAD="$codegen" KTUNE_DB="$db" KTUNE_FALLBACK_AUTOSCHEDULER=none "$work/$app.gen" -g "$app" -p "$plugin" -s Ktune \
     -e static_library,h,schedule -o "$out" target="$target" auto_schedule=true > "$out/plugin.log" 2>&1 &&
     grep -q "// ktune: tuned schedule" "$out/$app.schedule.h" || plugin_applied=FAILED
   "$ktune" bench --generator "$lib:$app" --db "$db" --threads 2 --rounds 1 \

@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#names[@]} -gt 0 ] || names=(raw_denoise pyramid halo_blur histogram recursive_filter tuple_stats)
 
-bash scripts/build.sh ktune autoschedule_ktune ktune_real_generators ktune_real_generators_gen
+bash scripts/build.sh ktune autoschedule_ktune ktune_real_generators ktune_real_generators_gen ktune_cpu_codegen
 ktune=$PWD/build/tools/ktune
 plugin=$PWD/build/tools/autoschedule_ktune/libautoschedule_ktune.so
 test_lib=$PWD/build/tests/generators/libktune_real_generators.so
@@ -39,6 +39,9 @@ test_gen=$PWD/build/tests/generators/ktune_real_generators_gen
 work=$PWD/build/rungen_compare
 mkdir -p "$work"
 export HL_NUM_THREADS=2
+# The Generators compile for ktune's target of this CPU: with ktune's LLVM feature choice
+# preloaded, they leave out what the CPU lacks, as ktune does (targets/cpu_codegen.h).
+codegen=$PWD/build/targets/libktune_cpu_codegen.so
 halide_include=/usr/include/halide14
 rungen_main=/usr/src/halide14/RunGenMain.cpp
 target=$("$ktune" devices --format json |
@@ -61,7 +64,7 @@ build_runner() {
   local gen=$1 name=$2 out=$3
   shift 3
   mkdir -p "$out"
-  "$gen" -g "$name" -e static_library,h,registration -o "$out" target="$target" "$@"
+  LD_PRELOAD="$codegen" "$gen" -g "$name" -e static_library,h,registration -o "$out" target="$target" "$@"
   g++ -O2 -std=c++17 -DHALIDE_NO_PNG -DHALIDE_NO_JPEG -I"$halide_include" -I"$out" "$rungen_main" \
     "$out/$name.registration.cpp" "$out/$name.a" -o "$out/run" -lpthread -ldl
 }

@@ -316,6 +316,7 @@ ProducerUse producer_use(const PipelineFacts& pipeline, const HI::Call* call, co
                          const std::vector<LoopAnalysis>& loops, const std::vector<std::string>& halide_loops) {
   ProducerUse use = called_producer(pipeline, call);
   use.element_bytes = std::max(1, call->type.bytes());
+  use.bfloat = call->type.is_bfloat();
   const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
   use.access = access_relation(space, target_name, call->args, use.affine);
   for (const Halide::Expr& a : call->args) use.clamped_dims.push_back(clamped_index(a));

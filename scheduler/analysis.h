@@ -36,6 +36,7 @@ struct ProducerUse {
                                    // constants (a boundary condition), so computing more along it
                                    // never reads outside them
   int element_bytes = 4;     // bytes of one element of what it reads
+  bool bfloat = false;       // what it reads is bf16
   std::vector<std::string> index_loops;  // loops of the calling stage that appear in the indices
   std::vector<std::string> contiguous_loops;  // those that appear in the innermost (contiguous) index;
                                               // empty for a call without arguments

@@ -21,9 +21,9 @@ namespace ktune::scheduler {
 // loop as it was.
 bool add_vector_reduce(StageSchedule& st, const LoopNest& nest, int64_t factor);
 
-// The piece that gives `func`'s update `stage` a dot-product instruction on `target`: 4 when
-// every operand it reads (its own accumulator aside) is 8 bits wide and the target has
-// VNNI (Halide 14: avx512_sapphirerapids, vpdpbusd); 0 otherwise.
+// The piece that gives `func`'s update `stage` a dot-product instruction on `target` (Halide
+// 14: avx512_sapphirerapids): 4 when every operand it reads (its own accumulator aside) is
+// 8 bits wide (VNNI's vpdpbusd), 2 when every one is bf16 (vdpbf16ps); 0 otherwise.
 int64_t dot_product_factor(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target);
 
 }  // namespace ktune::scheduler

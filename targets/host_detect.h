@@ -68,9 +68,10 @@ CacheSizes pick_cache_sizes(const std::vector<CacheLevel>& caches);
 std::vector<std::string> isa_features_from_flags(const std::vector<std::string>& flags);
 
 // `halide_target` without the x86 features the CPU's flags (from /proc/cpuinfo) do not
-// have. Halide 14's host detection can claim more than the CPU runs: on an AMD EPYC with
-// AVX-512 but without AVX512-FP16 it claims avx512_sapphirerapids, whose code for u16 and
-// f16 then dies with SIGILL. Other architectures, and empty `flags`, leave it unchanged.
+// have. avx512_sapphirerapids stays where the CPU has VNNI and AVX512-BF16 (Halide's own
+// runtime check) even without AVX512-FP16, as on an AMD EPYC: ktune's compiles leave out
+// the Sapphire Rapids instructions such a CPU lacks (cpu_codegen.h). Other architectures,
+// and empty `flags`, leave it unchanged.
 std::string supported_halide_target(const std::string& halide_target, const std::vector<std::string>& flags);
 
 // Detects this machine. Never throws for missing /proc or /sys files: fields it cannot

@@ -1,7 +1,8 @@
 // Vector reduce: an associative update whose pure loop is vectorized innermost gets the
 // innermost reduction loop split by 2 or 4 and that piece vectorized inside the pure
-// vector (StageSchedule::vector_reduce: Halide's dot-product instructions), or loses it
-// again (the pure vector innermost once more).
+// vector (StageSchedule::vector_reduce: Halide's dot-product instructions; the piece of
+// the target's instruction where it has one), or loses it again (the pure vector
+// innermost once more).
 #include <algorithm>
 
 #include "scheduler/mutators/mutator.h"
@@ -50,7 +51,11 @@ class VectorReduceMutator : public Mutator {
       return out;
     }
     if (nest->position(st.vectorize) != 0) return std::nullopt;
-    if (!add_vector_reduce(st, *nest, rng.below(2) == 0 ? 2 : 4)) return std::nullopt;
+    // The piece of the target's dot-product instruction where there is one.
+    const FuncAnalysis& fa = *space.analysis().find(s.funcs[f].func);
+    const int64_t dot_product = dot_product_factor(fa, fa.stages[stage], space.analysis().target);
+    const int64_t factor = dot_product ? dot_product : rng.below(2) == 0 ? 2 : 4;
+    if (!add_vector_reduce(st, *nest, factor)) return std::nullopt;
     return out;
   }
 };

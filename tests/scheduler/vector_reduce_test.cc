@@ -75,5 +75,23 @@ TEST_F(VectorReduceTest, DotProductsNeedEightBitOperandsAndVnni) {
   EXPECT_EQ(dot_product_factor(f32, f32.stages[1], spr), 0);  // f32 operands
 }
 
+TEST_F(VectorReduceTest, Bf16DotProductsTakePairsAndF16None) {
+  TargetInfo spr = testing::test_target();
+  spr.halide_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_sapphirerapids-avx512_skylake-f16c-fma-sse41";
+  const auto factor_of = [&](const std::string& dtype) {
+    const auto q = testing::spec_subgraph(R"({"name": "q", "inputs": [{"name": "a", "shape": [8, 64], "dtype": ")" +
+                                          dtype + R"("}, {"name": "b", "shape": [64, 32], "dtype": ")" + dtype +
+                                          R"("}], "ops": [{"op": "matmul", "inputs": ["a", "b"], "output": "c"}],
+                                          "outputs": ["c"]})");
+    const Analysis a = analyze(*q, spr);
+    for (const FuncAnalysis& f : a.funcs) {
+      if (f.stages.size() > 1) return dot_product_factor(f, f.stages[1], spr);
+    }
+    return int64_t{-1};
+  };
+  EXPECT_EQ(factor_of("bf16"), 2);
+  EXPECT_EQ(factor_of("f16"), 0);
+}
+
 }  // namespace
 }  // namespace ktune::scheduler

@@ -1,0 +1,82 @@
+// ktune's replacement for Halide::Internal::get_target_options (see cpu_codegen.h). Halide
+// 14 calls it through the PLT whenever it makes an LLVM target machine, for JIT and AOT
+// alike, so a definition in the executable takes its place; this one calls Halide's own
+// (the next definition) and then drops the LLVM features the CPU model implies and this
+// CPU lacks. Linked as an object into every executable that links ktune_targets, and built
+// as libktune_cpu_codegen.so to preload into a Generator that compiles for ktune's target.
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "targets/cpu_codegen.h"
+#include "targets/host_detect.h"
+
+namespace llvm {
+class Module;
+class TargetOptions;
+}  // namespace llvm
+
+namespace {
+
+constexpr const char* kHalideGetTargetOptions =
+    "_ZN6Halide8Internal18get_target_optionsERKN4llvm6ModuleERNS1_13TargetOptionsERNSt7__cxx1112basic_"
+    "stringIcSt11char_traitsIcESaIcEEESD_";
+
+using GetTargetOptions = void (*)(const llvm::Module&, llvm::TargetOptions&, std::string&, std::string&);
+
+bool all_features_asked() {
+  const char* env = std::getenv("KTUNE_CODEGEN_ALL_FEATURES");
+  return env && *env && std::string(env) != "0";
+}
+
+const std::vector<std::string>& this_cpu_flags() {
+  static const std::vector<std::string> flags = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    return ktune::targets::parse_cpuinfo(text.str()).flags;
+  }();
+  return flags;
+}
+
+GetTargetOptions halide_get_target_options() {
+  static const GetTargetOptions real = reinterpret_cast<GetTargetOptions>(dlsym(RTLD_NEXT, kHalideGetTargetOptions));
+  if (!real) {
+    std::fprintf(stderr, "ktune: Halide's get_target_options is missing from libHalide: %s\n", dlerror());
+    std::abort();
+  }
+  return real;
+}
+
+void marker_of_this_object() {}
+
+}  // namespace
+
+namespace Halide::Internal {
+
+void get_target_options(const llvm::Module& module, llvm::TargetOptions& options, std::string& mcpu,
+                        std::string& mattrs) {
+  halide_get_target_options()(module, options, mcpu, mattrs);
+  if (all_features_asked()) return;
+  mattrs = ktune::targets::without_llvm_features(mattrs, ktune::targets::llvm_features_cpu_lacks(mcpu, this_cpu_flags()));
+}
+
+}  // namespace Halide::Internal
+
+namespace ktune::targets {
+
+bool codegen_follows_cpu() {
+  if (all_features_asked()) return false;
+  // Halide resolves the call to the first definition in the process: it must be this one.
+  void* used = dlsym(RTLD_DEFAULT, kHalideGetTargetOptions);
+  Dl_info used_info{}, this_info{};
+  if (!used || !dladdr(used, &used_info) || !dladdr(reinterpret_cast<void*>(&marker_of_this_object), &this_info)) return false;
+  return used_info.dli_fbase == this_info.dli_fbase;
+}
+
+}  // namespace ktune::targets
