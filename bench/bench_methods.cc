@@ -5,6 +5,11 @@
 
 namespace ktune::bench {
 
+// The library baselines, each defined in its own bench/<lib>_baseline.cc: the call for a
+// matched plan, or unsupported with the reason (`match.reason` when nothing matched).
+LibraryMethod openblas_method(const PlanMatch& match);
+LibraryMethod onednn_method(const PlanMatch& match);
+
 const std::vector<BenchMethod>& bench_methods() {
   static const std::vector<BenchMethod> table = {
       {"ktune", "ktune", "ktune's best tuned schedule of the workload on this device",

@@ -6,9 +6,9 @@
 //
 // Adding a baseline is one file plus one row:
 //   - a library call (as OpenBLAS and oneDNN are): write bench/<lib>_baseline.cc defining
-//     `LibraryMethod <lib>_method(const PlanMatch&)` (openblas_baseline.cc is the model),
-//     declare it in library_kernel.h beside the others, list the file in
-//     bench/CMakeLists.txt, and add a row of source kLibrary whose `library` is it;
+//     `LibraryMethod <lib>_method(const PlanMatch&)` (openblas_baseline.cc is the model;
+//     bench/CMakeLists.txt builds every *_baseline.cc), and in bench_methods.cc declare it
+//     above the table and add a row of source kLibrary whose `library` is it;
 //   - a Halide autoscheduler plugin: a row of source kAutoscheduler named as the plugin
 //     (libautoschedule_<name in lower case>.so in the plugin folder); no file at all.
 // The bench runs the rows in table order: the Halide methods are built together first,

@@ -31,9 +31,4 @@ struct LibraryMethod {
   std::function<std::unique_ptr<LibraryKernel>(int threads)> make;
 };
 
-// The OpenBLAS (cblas) and oneDNN baselines for a matched plan, or unsupported with the
-// reason (`match.reason` when nothing matched).
-LibraryMethod openblas_method(const PlanMatch& match);
-LibraryMethod onednn_method(const PlanMatch& match);
-
 }  // namespace ktune::bench

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <string>
+
+#include "bench/bench_methods.h"
 #include "measure/workload_data.h"
 #include "subgraphs/compare.h"
 #include "subgraphs/spec_subgraph.h"
@@ -18,6 +21,14 @@ measure::TimingProtocol quick() {
   p.min_repeats = 3;
   p.min_total_ms = 1;
   return p;
+}
+
+// A library row's call for a matched plan, taken from the table of bench methods as the
+// bench takes it.
+LibraryMethod library_method(const std::string& name, const PlanMatch& match) {
+  const BenchMethod* row = find_method(name);
+  EXPECT_TRUE(row && row->library) << name;
+  return row->library(match);
 }
 
 // Inputs and reference of a spec, as the bench prepares them.
@@ -44,7 +55,7 @@ const char* kMlp = R"({"name": "mlp", "inputs": [{"name": "x", "shape": [16, 24]
 TEST(LibraryRunner, OpenblasAndOnednnMatchTheReference) {
   Prepared p = prepare(kMlp);
   const PlanMatch match = match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype);
-  for (const LibraryMethod& method : {openblas_method(match), onednn_method(match)}) {
+  for (const LibraryMethod& method : {library_method("openblas", match), library_method("onednn", match)}) {
     ASSERT_TRUE(method.unsupported.empty()) << method.method << ": " << method.unsupported;
     const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
     EXPECT_TRUE(r.ok()) << method.method << ": " << measure::describe(r);
@@ -68,7 +79,7 @@ TEST(LibraryRunner, OnednnRunsConvSoftmaxLayernormAndChains) {
               "outputs": ["y"]})",
        }) {
     Prepared p = prepare(text);
-    const LibraryMethod method = onednn_method(match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype));
+    const LibraryMethod method = library_method("onednn", match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype));
     ASSERT_TRUE(method.unsupported.empty()) << p.subgraph->name() << ": " << method.unsupported;
     const measure::MeasureResult r = run_library_method(method, p.inputs, 1, quick(), 60000);
     EXPECT_TRUE(r.ok()) << p.subgraph->name() << ": " << measure::describe(r);
@@ -93,11 +104,11 @@ TEST(LibraryRunner, OnednnRunsBf16AndQuantizedSubgraphs) {
        }) {
     Prepared p = prepare(text);
     const PlanMatch match = match_library_plan(p.subgraph->spec(), p.subgraph->outputs().front().dtype);
-    const LibraryMethod onednn = onednn_method(match);
+    const LibraryMethod onednn = library_method("onednn", match);
     ASSERT_TRUE(onednn.unsupported.empty()) << p.subgraph->name() << ": " << onednn.unsupported;
     const measure::MeasureResult r = run_library_method(onednn, p.inputs, 1, quick(), 60000);
     EXPECT_TRUE(r.ok()) << p.subgraph->name() << ": " << measure::describe(r);
-    EXPECT_NE(openblas_method(match).unsupported.find("f32 only"), std::string::npos);
+    EXPECT_NE(library_method("openblas", match).unsupported.find("f32 only"), std::string::npos);
   }
 }
 
