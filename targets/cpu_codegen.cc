@@ -42,6 +42,11 @@ std::vector<std::string> llvm_features_cpu_lacks(const std::string& mcpu, const 
   return lacking;
 }
 
+std::string llvm_cpu_model(const std::string& mcpu, const std::vector<std::string>& cpu_flags) {
+  if (mcpu != "sapphirerapids" || cpu_flags.empty() || has_flag(cpu_flags, "avx512_fp16")) return mcpu;
+  return "cannonlake";
+}
+
 std::string without_llvm_features(std::string mattrs, const std::vector<std::string>& features) {
   for (const std::string& feature : features) mattrs += (mattrs.empty() ? "-" : ",-") + feature;
   return mattrs;

@@ -6,8 +6,8 @@
 // that Halide's dot-product patterns fire (vpdpbusd, vdpbf16ps), and has LLVM leave out
 // what /proc/cpuinfo does not report: every LLVM compile in a ktune process (JIT and AOT)
 // takes its CPU model and features from Halide's get_target_options, which ktune's
-// executables replace with one that appends "-feature" for each such feature
-// (cpu_codegen.cc). KTUNE_CODEGEN_ALL_FEATURES=1 turns that off (Halide's own choice),
+// executables replace with one that takes the Cannon Lake model instead and appends
+// "-feature" for each feature the CPU lacks (llvm_target_options.cc). KTUNE_CODEGEN_ALL_FEATURES=1 turns that off (Halide's own choice),
 // which is how the tests show that a kernel using a missing instruction is a crash.
 #pragma once
 
@@ -22,6 +22,13 @@ namespace ktune::targets {
 // CPU with `cpu_flags` (/proc/cpuinfo names) lacks, sorted; e.g. {"amx-bf16", "amx-int8",
 // "amx-tile", "avx512fp16"} for "sapphirerapids" on an AMD EPYC. Empty for other models.
 std::vector<std::string> llvm_features_cpu_lacks(const std::string& mcpu, const std::vector<std::string>& cpu_flags);
+
+// The LLVM CPU model to compile with instead of `mcpu`: "cannonlake" (what Halide picks for
+// AVX-512 without avx512_sapphirerapids) for "sapphirerapids" on a CPU without
+// AVX512-FP16, so that code without dot products is the code it was before (LLVM's
+// Sapphire Rapids tuning made an f32 GELU 15% slower on an AMD EPYC); `mcpu` otherwise.
+// VNNI and BF16 stay on through Halide's explicit feature list.
+std::string llvm_cpu_model(const std::string& mcpu, const std::vector<std::string>& cpu_flags);
 
 // `mattrs` (LLVM's comma-separated feature list) with "-feature" appended for each of
 // `features`.

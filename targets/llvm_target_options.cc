@@ -1,8 +1,8 @@
 // ktune's replacement for Halide::Internal::get_target_options (see cpu_codegen.h). Halide
 // 14 calls it through the PLT whenever it makes an LLVM target machine, for JIT and AOT
 // alike, so a definition in the executable takes its place; this one calls Halide's own
-// (the next definition) and then drops the LLVM features the CPU model implies and this
-// CPU lacks. Linked as an object into every executable that links ktune_targets, and built
+// (the next definition), then drops the LLVM features the CPU model implies and this CPU
+// lacks and, without AVX512-FP16, takes the Cannon Lake model (llvm_cpu_model). Linked as an object into every executable that links ktune_targets, and built
 // as libktune_cpu_codegen.so to preload into a Generator that compiles for ktune's target.
 #include <dlfcn.h>
 
@@ -64,6 +64,7 @@ void get_target_options(const llvm::Module& module, llvm::TargetOptions& options
   halide_get_target_options()(module, options, mcpu, mattrs);
   if (all_features_asked()) return;
   mattrs = ktune::targets::without_llvm_features(mattrs, ktune::targets::llvm_features_cpu_lacks(mcpu, this_cpu_flags()));
+  mcpu = ktune::targets::llvm_cpu_model(mcpu, this_cpu_flags());
 }
 
 }  // namespace Halide::Internal

@@ -23,6 +23,15 @@ TEST(CpuCodegen, SapphireRapidsLeavesOutWhatTheCpuLacks) {
   EXPECT_TRUE(llvm_features_cpu_lacks("sapphirerapids", {}).empty());
 }
 
+TEST(CpuCodegen, WithoutFp16TheCannonLakeModelCompiles) {
+  EXPECT_EQ(llvm_cpu_model("sapphirerapids", kEpyc), "cannonlake");
+  std::vector<std::string> spr = kEpyc;
+  spr.push_back("avx512_fp16");
+  EXPECT_EQ(llvm_cpu_model("sapphirerapids", spr), "sapphirerapids");
+  EXPECT_EQ(llvm_cpu_model("skylake-avx512", kEpyc), "skylake-avx512");
+  EXPECT_EQ(llvm_cpu_model("sapphirerapids", {}), "sapphirerapids");
+}
+
 TEST(CpuCodegen, FeaturesAreSubtractedFromTheList) {
   EXPECT_EQ(without_llvm_features("+fma,+avx512bf16", {"avx512fp16", "amx-tile"}),
             "+fma,+avx512bf16,-avx512fp16,-amx-tile");
