@@ -25,8 +25,8 @@ std::vector<std::string> llvm_features_cpu_lacks(const std::string& mcpu, const 
 
 // The LLVM CPU model to compile with instead of `mcpu`: "cannonlake" (what Halide picks for
 // AVX-512 without avx512_sapphirerapids) for "sapphirerapids" on a CPU without
-// AVX512-FP16, so that code without dot products is the code it was before (LLVM's
-// Sapphire Rapids tuning made an f32 GELU 15% slower on an AMD EPYC); `mcpu` otherwise.
+// AVX512-FP16, so that code without dot products is the code it was before, instruction
+// for instruction; `mcpu` otherwise.
 // VNNI and BF16 stay on through Halide's explicit feature list.
 std::string llvm_cpu_model(const std::string& mcpu, const std::vector<std::string>& cpu_flags);
 
