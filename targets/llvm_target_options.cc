@@ -2,8 +2,9 @@
 // 14 calls it through the PLT whenever it makes an LLVM target machine, for JIT and AOT
 // alike, so a definition in the executable takes its place; this one calls Halide's own
 // (the next definition), then drops the LLVM features the CPU model implies and this CPU
-// lacks and, without AVX512-FP16, takes the Cannon Lake model (llvm_cpu_model). Linked as an object into every executable that links ktune_targets, and built
-// as libktune_cpu_codegen.so to preload into a Generator that compiles for ktune's target.
+// lacks and, without AVX512-FP16, takes the Cannon Lake model (llvm_cpu_model). Linked
+// as an object into every executable that links ktune_targets, and built as
+// libktune_cpu_codegen.so to preload into a Generator that compiles for ktune's target.
 #include <dlfcn.h>
 
 #include <cstdio>
