@@ -30,16 +30,18 @@ bool add_vector_reduce(StageSchedule& st, const LoopNest& nest, int64_t factor) 
 int64_t dot_product_factor(const FuncAnalysis& func, const StageAnalysis& stage, const TargetInfo& target) {
   if (stage.stage == 0 || target.is_gpu() || target.halide_target.find("avx512_sapphirerapids") == std::string::npos) return 0;
   // u8 x i8 in fours (vpdpbusd), bf16 in pairs (vdpbf16ps); nothing else mixes.
-  int bytes = 0, operands = 0;
+  enum class Operand { kNone, kByte, kBf16 };
+  Operand kind = Operand::kNone;
+  int operands = 0;
   for (const ProducerUse& use : stage.uses) {
     if (use.name == func.name) continue;
-    const int kind = use.element_bytes == 1 ? 1 : use.bfloat ? 2 : 0;
-    if (kind == 0 || (bytes != 0 && kind != bytes)) return 0;
-    bytes = kind;
+    const Operand k = use.element_bytes == 1 ? Operand::kByte : use.bfloat ? Operand::kBf16 : Operand::kNone;
+    if (k == Operand::kNone || (kind != Operand::kNone && k != kind)) return 0;
+    kind = k;
     ++operands;
   }
   if (operands < 2) return 0;
-  return bytes == 1 ? 4 : 2;
+  return kind == Operand::kByte ? 4 : 2;
 }
 
 }  // namespace ktune::scheduler

@@ -1,7 +1,11 @@
 #include "targets/cpu_codegen.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <utility>
+
+#include "targets/host_detect.h"
 
 namespace ktune::targets {
 namespace {
@@ -32,6 +36,16 @@ bool target_has(const std::string& halide_target, const std::string& feature) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& host_cpu_flags() {
+  static const std::vector<std::string> flags = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    return parse_cpuinfo(text.str()).flags;
+  }();
+  return flags;
+}
 
 std::vector<std::string> llvm_features_cpu_lacks(const std::string& mcpu, const std::vector<std::string>& cpu_flags) {
   std::vector<std::string> lacking;

@@ -18,6 +18,10 @@
 
 namespace ktune::targets {
 
+// This CPU's flags as /proc/cpuinfo lists them (empty where it cannot be read), read once
+// per process: every compile and the host's target ask for them.
+const std::vector<std::string>& host_cpu_flags();
+
 // LLVM features that the CPU model `mcpu` implies, Halide never asks for by name, and a
 // CPU with `cpu_flags` (/proc/cpuinfo names) lacks, sorted; e.g. {"amx-bf16", "amx-int8",
 // "amx-tile", "avx512fp16"} for "sapphirerapids" on an AMD EPYC. Empty for other models.

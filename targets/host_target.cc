@@ -3,21 +3,15 @@
 #include <Halide.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
+#include "targets/cpu_codegen.h"
 #include "targets/host_detect.h"
 
 namespace ktune::targets {
 
 std::string host_halide_target() {
   // Asked for on every candidate's build: read the CPU once.
-  static const std::string target = [] {
-    std::ifstream in("/proc/cpuinfo");
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    return supported_halide_target(Halide::get_host_target().to_string(), parse_cpuinfo(text.str()).flags);
-  }();
+  static const std::string target = supported_halide_target(Halide::get_host_target().to_string(), host_cpu_flags());
   return target;
 }
 

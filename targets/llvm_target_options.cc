@@ -9,13 +9,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "targets/cpu_codegen.h"
-#include "targets/host_detect.h"
 
 namespace llvm {
 class Module;
@@ -33,16 +29,6 @@ using GetTargetOptions = void (*)(const llvm::Module&, llvm::TargetOptions&, std
 bool all_features_asked() {
   const char* env = std::getenv("KTUNE_CODEGEN_ALL_FEATURES");
   return env && *env && std::string(env) != "0";
-}
-
-const std::vector<std::string>& this_cpu_flags() {
-  static const std::vector<std::string> flags = [] {
-    std::ifstream in("/proc/cpuinfo");
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    return ktune::targets::parse_cpuinfo(text.str()).flags;
-  }();
-  return flags;
 }
 
 GetTargetOptions halide_get_target_options() {
@@ -64,8 +50,8 @@ void get_target_options(const llvm::Module& module, llvm::TargetOptions& options
                         std::string& mattrs) {
   halide_get_target_options()(module, options, mcpu, mattrs);
   if (all_features_asked()) return;
-  mattrs = ktune::targets::without_llvm_features(mattrs, ktune::targets::llvm_features_cpu_lacks(mcpu, this_cpu_flags()));
-  mcpu = ktune::targets::llvm_cpu_model(mcpu, this_cpu_flags());
+  mattrs = ktune::targets::without_llvm_features(mattrs, ktune::targets::llvm_features_cpu_lacks(mcpu, ktune::targets::host_cpu_flags()));
+  mcpu = ktune::targets::llvm_cpu_model(mcpu, ktune::targets::host_cpu_flags());
 }
 
 }  // namespace Halide::Internal
