@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "scheduler/family_templates.h"
 #include "scheduler/input_pack.h"
+#include "scheduler/vector_reduce.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -69,6 +71,17 @@ std::optional<ConvLayout> conv_layout(const FuncAnalysis& func) {
 
 bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage) { return conv_layout(func, stage).has_value(); }
 
+bool conv_uses_dot_products(const FuncAnalysis& acc, const StageAnalysis& update, const TargetInfo& target) {
+  const LoopAnalysis* lanes = update.pure_loop(0);
+  const LoopAnalysis* channels = update.first_reduction();
+  if (!lanes || !channels || dot_product_factor(acc, update, target) == 0) return false;
+  for (const ProducerUse& use : update.uses) {
+    if (use.name == acc.name || !has_loop(use.index_loops, lanes->name)) continue;
+    if (!has_loop(use.contiguous_loops, channels->name)) return false;
+  }
+  return true;
+}
+
 StageSchedule conv_update_stage(const FuncAnalysis& acc, const StageAnalysis& update, const ConvLayout& layout,
                                 const TargetInfo& target) {
   TilingChoice c;
@@ -79,8 +92,12 @@ StageSchedule conv_update_stage(const FuncAnalysis& acc, const StageAnalysis& up
   c.third_tile = conv_register_channels(target);
   c.unroll_third = true;
   c.reduction_inside_tiles = true;
-  c.reverse_reductions = layout.channel == 0;
+  // With dot products the input channels (the innermost reduction, read four at a time)
+  // stay innermost; add_dot_products splits them.
+  const bool dot_products = conv_uses_dot_products(acc, update, target);
+  c.reverse_reductions = layout.channel == 0 && !dot_products;
   StageSchedule st = make_stage(update, c);
+  if (dot_products) add_dot_products(acc, update, target, st);
   if (layout.channel != 0) {
     if (const std::optional<StridedActivations> read = strided_activations(acc, layout)) {
       move_innermost_among_reductions(update, read->channel_loop, st);
@@ -210,7 +227,7 @@ StageSchedule conv_channel_init_stage(const StageAnalysis& init, const ConvLayou
   return st;
 }
 
-StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvLayout& layout,
+StageSchedule conv_channel_update_stage(const FuncAnalysis& acc, const StageAnalysis& update, const ConvLayout& layout,
                                         const TargetInfo& target) {
   const LayoutLoops l = layout_loops(update, layout);
   StageSchedule st;
@@ -218,15 +235,21 @@ StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvL
   st.splits = {{l.channel, loop_piece(l.channel, "_o"), loop_piece(l.channel, "_i"), update.native_lanes(target)},
                {l.column, loop_piece(l.column, "_o"), loop_piece(l.column, "_i"), conv_channel_columns(target)}};
   st.order = {loop_piece(l.channel, "_i"), loop_piece(l.channel, "_o"), loop_piece(l.column, "_i")};
-  // The reduction loops reversed: the window innermost, the input channels outside it.
-  for (auto r = update.loops.rbegin(); r != update.loops.rend(); ++r) {
-    if (r->is_reduction) st.order.push_back(r->name);
+  // The reduction loops reversed: the window innermost, the input channels outside it;
+  // with dot products the input channels innermost, for add_dot_products to split.
+  const bool dot_products = conv_uses_dot_products(acc, update, target);
+  std::vector<std::string> reductions;
+  for (const LoopAnalysis& r : update.loops) {
+    if (r.is_reduction) reductions.push_back(r.name);
   }
+  if (!dot_products) std::reverse(reductions.begin(), reductions.end());
+  st.order.insert(st.order.end(), reductions.begin(), reductions.end());
   st.order.push_back(loop_piece(l.column, "_o"));
   st.order.push_back(l.row);
   append_outermost_first(st.order, outer_pure_loops(update));
   st.vectorize = loop_piece(l.channel, "_i");
   st.unroll = {loop_piece(l.channel, "_o"), loop_piece(l.column, "_i")};
+  if (dot_products) add_dot_products(acc, update, target, st);
   return st;
 }
 

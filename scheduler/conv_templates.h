@@ -47,10 +47,16 @@ std::optional<ConvLayout> conv_layout(const FuncAnalysis& func, const StageAnaly
 // The layout of `func`'s last update; nullopt without updates or for another family.
 std::optional<ConvLayout> conv_layout(const FuncAnalysis& func);
 bool is_conv_update(const FuncAnalysis& func, const StageAnalysis& stage);
+// True when the target has dot products for the operands of convolution update `update` of
+// `acc` (dot_product_factor) and the operand read as vectors holds the input channels (its
+// innermost reduction loop) innermost: 8-bit NHWC weights in blocks of four input channels
+// (subgraphs/ops/conv.cc). The other operand is broadcast.
+bool conv_uses_dot_products(const FuncAnalysis& acc, const StageAnalysis& update, const TargetInfo& target);
 
 // Its update (`update`, a stage of `acc`) per tile of its consumer: one vector across x by a
 // few rows by 8 output channels in registers (4 with AVX2). NHWC: the window innermost
-// (inside the input channels). NCHW, vectorized along its columns: the input channels
+// (inside the input channels), or, with dot products for its operands on the target, the
+// input channels innermost in dot products (add_dot_products). NCHW, vectorized along its columns: the input channels
 // innermost (bench/suite_shapes/conv3x3_c48.json in column tiles: 0.395 ms against 0.485
 // with the window innermost).
 StageSchedule conv_update_stage(const FuncAnalysis& acc, const StageAnalysis& update, const ConvLayout& layout,
@@ -115,10 +121,12 @@ std::optional<std::string> channel_block_loop(const StageAnalysis& consumer, con
 // True when `at` is a block of channels of its host, for an accumulator of `layout`.
 bool at_channel_block(const Analysis& analysis, const ComputeLocation& at, const ConvLayout& layout);
 // The accumulator's stages computed per block: the initialization vectorized along the
-// channels, the update holding the block in registers (unrolled vectors by unrolled columns)
-// with its reduction loops reversed between the block and the rest of the row.
+// channels, the update of accumulator `acc` holding the block in registers (unrolled vectors
+// by unrolled columns) with its reduction loops reversed between the block and the rest of
+// the row, or, where the target has dot products for its operands, in their own order
+// with the input channels' innermost piece in each dot product (add_dot_products).
 StageSchedule conv_channel_init_stage(const StageAnalysis& init, const ConvLayout& layout, const TargetInfo& target);
-StageSchedule conv_channel_update_stage(const StageAnalysis& update, const ConvLayout& layout,
+StageSchedule conv_channel_update_stage(const FuncAnalysis& acc, const StageAnalysis& update, const ConvLayout& layout,
                                         const TargetInfo& target);
 // The accumulator's pure variables with its channels innermost; empty where they are already.
 std::vector<std::string> channels_innermost_storage(const FuncAnalysis& acc, const ConvLayout& layout);

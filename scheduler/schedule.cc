@@ -198,6 +198,20 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
   return out;
 }
 
+ComputeWith compute_with_field(const json& func, const std::string& where, const std::string& fp) {
+  ComputeWith out;
+  if (!func.contains("compute_with")) return out;
+  const json& c = func["compute_with"];
+  const std::string cp = fp + ".compute_with";
+  if (!c.is_object()) fail(where, cp, "expected an object with \"func\" and \"loop\", found " + shown(c));
+  check_keys(c, {"func", "loop"}, where, cp);
+  out.func = string_field(c, "func", where, cp);
+  out.loop = string_field(c, "loop", where, cp);
+  if (out.func.empty()) fail(where, cp + ".func", "expected the sibling Func's name");
+  if (out.loop.empty()) fail(where, cp + ".loop", "expected a loop of both Funcs' pure stages");
+  return out;
+}
+
 std::vector<InputPack> packs_field(const json& root, const std::string& where) {
   std::vector<InputPack> packs;
   if (!root.contains("packs")) return packs;
@@ -277,7 +291,8 @@ bool StageSchedule::operator==(const StageSchedule& o) const {
          gpu == o.gpu;
 }
 bool FuncSchedule::operator==(const FuncSchedule& o) const {
-  return func == o.func && compute == o.compute && stages == o.stages && storage == o.storage;
+  return func == o.func && compute == o.compute && compute_with == o.compute_with && stages == o.stages &&
+         storage == o.storage;
 }
 
 StageSchedule FuncSchedule::stage_or_empty(int stage) const {
@@ -307,7 +322,8 @@ json Schedule::to_json() const {
     ordered fj;
     fj["func"] = f.func;
     fj["compute"] = compute_json(f.compute);
-    // Only when reordered, so that other schedules keep their canonical text (and hash).
+    // Only when set (reordered), so that other schedules keep their canonical text (and hash).
+    if (!f.compute_with.empty()) fj["compute_with"] = ordered{{"func", f.compute_with.func}, {"loop", f.compute_with.loop}};
     if (!f.storage.empty()) fj["storage"] = strings(f.storage);
     ordered stages = ordered::array();
     for (const StageSchedule& s : f.stages) {
@@ -362,10 +378,11 @@ Schedule Schedule::from_json(const json& j, const std::string& where) {
   if (!fs.is_array()) fail(where, "funcs", "expected an array");
   for (size_t i = 0; i < fs.size(); ++i) {
     const std::string fp = "funcs[" + std::to_string(i) + "]";
-    check_keys(fs[i], {"func", "compute", "storage", "stages"}, where, fp);
+    check_keys(fs[i], {"func", "compute", "compute_with", "storage", "stages"}, where, fp);
     FuncSchedule f;
     f.func = string_field(fs[i], "func", where, fp);
     f.compute = compute_field(fs[i], where, fp);
+    f.compute_with = compute_with_field(fs[i], where, fp);
     f.storage = string_list(fs[i], "storage", where, fp);
     if (fs[i].contains("stages")) {
       const json& stages = fs[i]["stages"];

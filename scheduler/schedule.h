@@ -118,6 +118,18 @@ struct StageSchedule {
   bool operator==(const StageSchedule& o) const;
 };
 
+// A Func's pure stage computed in the loop nest of a sibling's pure stage (Halide's
+// compute_with): both are computed at the same location, they share the loops from `loop`
+// outward, and each iteration of `loop` runs the sibling's loops inside it, then this
+// Func's, so the two read their common input while it is in cache (Harris's Ix and Iy).
+//   "compute_with": {"func": "Iy", "loop": "y"}
+struct ComputeWith {
+  std::string func;  // the sibling (a Func without compute_with of its own); empty = none
+  std::string loop;  // the innermost shared loop: a loop of both pure stages, after splits
+  bool empty() const { return func.empty(); }
+  bool operator==(const ComputeWith& o) const { return func == o.func && loop == o.loop; }
+};
+
 // One Func: its compute location and its stages (only stages with decisions are listed).
 struct FuncSchedule {
   std::string func;                   // Func name as in the analysis (scheduler/analysis.h)
@@ -128,6 +140,7 @@ struct FuncSchedule {
   // innermost, so that a vector of channels is contiguous. Empty = the definition's order.
   // Only for a Func computed at root or at a loop that is not an output.
   std::vector<std::string> storage;
+  ComputeWith compute_with;           // CPU, pure stage only; empty = its own loop nest
   // The entry of `stage`, or an empty one (Halide's defaults) when it has none.
   StageSchedule stage_or_empty(int stage) const;
   bool operator==(const FuncSchedule& o) const;

@@ -160,7 +160,7 @@ std::optional<StageSchedule> Space::family_stage(int func, const StageAnalysis& 
   if (rng && !rng->chance(0.3)) return std::nullopt;
   const bool at_consumer = compute.kind == ComputeLocation::Kind::kAt;
   const std::optional<ConvLayout> layout = conv_layout(fa, sa);
-  if (layout && at_channel_block(analysis_, compute, *layout)) return conv_channel_update_stage(sa, *layout, t);
+  if (layout && at_channel_block(analysis_, compute, *layout)) return conv_channel_update_stage(fa, sa, *layout, t);
   if (at_consumer && is_matmul_update(fa, sa)) {
     StageSchedule st = matmul_update_stage(sa, t);
     add_dot_products(fa, sa, t, st);

@@ -1,6 +1,7 @@
 #include "targets/cpu_codegen.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -66,6 +67,16 @@ std::string without_llvm_features(std::string mattrs, const std::vector<std::str
   return mattrs;
 }
 
+bool converts_f16_with_f16c(const std::string& halide_target) {
+  const char* software = std::getenv("KTUNE_F16_IN_SOFTWARE");
+  if (software && *software && std::string(software) != "0") return false;
+  if (halide_target.rfind("x86-64-", 0) != 0 || !target_has(halide_target, "avx512")) return false;
+  for (const char* offload : {"cuda", "opencl", "metal", "d3d12compute", "openglcompute", "hvx", "hvx_128", "vulkan"}) {
+    if (target_has(halide_target, offload)) return false;
+  }
+  return true;
+}
+
 std::vector<LowPrecisionIsa> low_precision_isa(const Device& device) {
   if (device.is_gpu() || device.halide_target.rfind("x86-", 0) != 0) return {};
   const auto has = [&](const char* flag) { return has_flag(device.isa_features, flag); };
@@ -75,7 +86,9 @@ std::vector<LowPrecisionIsa> low_precision_isa(const Device& device) {
                  spr ? "vpdpbusd, vpdpwssd (avx512_sapphirerapids)" : "needs avx512_vnni and avx512_bf16"});
   out.push_back({"AVX512-BF16", has("avx512_bf16"), spr && has("avx512_bf16"),
                  spr ? "vdpbf16ps, vcvtne2ps2bf16 (avx512_sapphirerapids)" : "needs avx512_vnni and avx512_bf16"});
-  out.push_back({"F16C", has("f16c"), false, "Halide 14 converts f16 with vector integer code on x86"});
+  const bool f16c = has("f16c") && converts_f16_with_f16c(device.halide_target);
+  out.push_back({"F16C", has("f16c"), f16c,
+                 f16c ? "vcvtph2ps, vcvtps2ph (ktune's f16 conversion)" : "Halide 14 converts f16 with vector integer code"});
   out.push_back({"AVX512-FP16", has("avx512_fp16"), false, "Halide 14 has no feature for it; left out"});
   out.push_back({"AMX", has("amx_tile"), false, "ktune schedules no AMX tiles; left out"});
   return out;

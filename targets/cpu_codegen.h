@@ -43,6 +43,13 @@ std::string without_llvm_features(std::string mattrs, const std::vector<std::str
 // KTUNE_CODEGEN_ALL_FEATURES is not set.
 bool codegen_follows_cpu();
 
+// True when f16 <-> f32 conversions in code for `halide_target` use F16C's vcvtph2ps and
+// vcvtps2ph (f16c_conversions.cc): an x86-64 target with AVX-512 (every such CPU has
+// F16C; LLVM 14 offers the conversion as an intrinsic only in its 512-bit form) that
+// offloads nothing to a GPU or DSP, unless KTUNE_F16_IN_SOFTWARE=1 asks for Halide's own
+// conversion (vector integer code). Vectors of 4 lanes or more only.
+bool converts_f16_with_f16c(const std::string& halide_target);
+
 // One low-precision instruction family: whether the CPU has it and whether ktune's code
 // for `device` uses it, with a few words on why not.
 struct LowPrecisionIsa {

@@ -7,11 +7,11 @@
 // libktune_cpu_codegen.so to preload into a Generator that compiles for ktune's target.
 #include <dlfcn.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "targets/cpu_codegen.h"
+#include "targets/halide_next_definition.h"
 
 namespace llvm {
 class Module;
@@ -32,11 +32,7 @@ bool all_features_asked() {
 }
 
 GetTargetOptions halide_get_target_options() {
-  static const GetTargetOptions real = reinterpret_cast<GetTargetOptions>(dlsym(RTLD_NEXT, kHalideGetTargetOptions));
-  if (!real) {
-    std::fprintf(stderr, "ktune: Halide's get_target_options is missing from libHalide: %s\n", dlerror());
-    std::abort();
-  }
+  static const GetTargetOptions real = ktune::targets::halide_next_definition<GetTargetOptions>(kHalideGetTargetOptions);
   return real;
 }
 

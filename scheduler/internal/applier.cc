@@ -31,6 +31,7 @@ void Applier::apply(const Schedule& schedule) {
     mark_unscheduled_updates(fs);
     align_rounded_extents(fs);
   }
+  for (const FuncSchedule& fs : schedule.funcs) apply_compute_with(fs);
 }
 
 std::string Applier::source(const Schedule& schedule, const std::string& workload) const {
@@ -150,6 +151,15 @@ void Applier::apply_compute(const FuncSchedule& fs, const Schedule& schedule) {
       break;
     }
   }
+}
+
+void Applier::apply_compute_with(const FuncSchedule& fs) {
+  if (fs.compute_with.empty()) return;
+  const auto sibling = funcs_.find(fs.compute_with.func);
+  if (sibling == funcs_.end()) throw Halide::CompileError(fs.func + " is computed with unknown Func \"" + fs.compute_with.func + "\"");
+  names_ = &stage_names(fs.compute_with.func, 0);
+  funcs_.at(fs.func).func.compute_with(Halide::LoopLevel(sibling->second.func, loop_var(fs.compute_with.loop, false), 0));
+  body_ << "  " << fs.func << ".compute_with(" << fs.compute_with.func << ", " << ident(fs.compute_with.loop) << ");\n";
 }
 
 void Applier::fold_rows(const FuncSchedule& fs) {

@@ -76,6 +76,10 @@ class Applier {
   // A window's buffer folded to its `fold_rows` rows along its second pure variable.
   void fold_rows(const FuncSchedule& fs);
 
+  // Halide's compute_with: `fs`'s pure stage joins its sibling's loop nest at the loop
+  // named in fs.compute_with, after every stage is split and ordered.
+  void apply_compute_with(const FuncSchedule& fs);
+
   // A region as long as the updates' round_up tails make it: Halide sizes the buffer by what
   // the pure definition computes, and an update rounding further would write past it.
   void align_rounded_extents(const FuncSchedule& fs);

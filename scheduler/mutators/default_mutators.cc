@@ -22,7 +22,8 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
   // are rarely needed, and decisive where they are (a row reduction, a transposed operand);
   // so are vectorized reductions (the dot products of 8-bit and bf16 products) and storage
   // orders (an accumulator vectorized along a variable its definition does not store innermost);
-  // sliding windows decide an image pipeline's traffic as much as compute locations do.
+  // sliding windows decide an image pipeline's traffic as much as compute locations do;
+  // siblings sharing a loop nest (compute_with) refine a strip.
   return {
       {make_tile_size_mutator(), 4.0},
       {make_compute_location_mutator(), 2.0},
@@ -37,6 +38,7 @@ std::vector<WeightedMutator> default_mutators(targets::DeviceKind target_kind) {
       {make_vector_reduce_mutator(), 0.5},
       {make_storage_mutator(), 0.3},
       {make_window_mutator(), 1.0},
+      {make_compute_with_mutator(), 0.3},
   };
 }
 

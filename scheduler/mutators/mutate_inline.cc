@@ -38,6 +38,7 @@ class InlineMutator : public Mutator {
       fs.compute = ComputeLocation{ComputeLocation::Kind::kInline, "", 0, ""};
       fs.stages.clear();
       fs.storage.clear();  // an inlined Func has no buffer
+      fs.compute_with = {};  // nor loops to share
     }
     return out;
   }

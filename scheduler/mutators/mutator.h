@@ -44,6 +44,7 @@ std::unique_ptr<Mutator> make_tail_mutator();              // another tail strat
 std::unique_ptr<Mutator> make_vector_reduce_mutator();     // vectorize a reduction piece of 2 or 4 (dot products), or stop
 std::unique_ptr<Mutator> make_storage_mutator();           // another pure variable innermost in a Func's buffer, or none
 std::unique_ptr<Mutator> make_window_mutator();        // a Func slides a window or stops; the pipeline into strips
+std::unique_ptr<Mutator> make_compute_with_mutator();      // a Func joins a sibling's loop nest, or leaves it
 std::unique_ptr<Mutator> make_gpu_staging_mutator();       // CUDA: kernel <-> shared-memory staging at a block
 std::unique_ptr<Mutator> make_gpu_rfactor_mutator();       // CUDA: split a starved reduction with rfactor, reshape or undo it
 

@@ -10,6 +10,7 @@ std::vector<std::unique_ptr<Validator>> default_validators() {
   v.push_back(make_structure_validator());
   v.push_back(make_compute_location_validator());
   v.push_back(make_store_location_validator());
+  v.push_back(make_compute_with_validator());
   v.push_back(make_vector_width_validator());
   v.push_back(make_dependence_validator());
   v.push_back(make_rfactor_validator());

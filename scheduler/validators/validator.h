@@ -25,6 +25,7 @@ class Validator {
 std::unique_ptr<Validator> make_structure_validator();         // names, splits, orders, every Func listed once
 std::unique_ptr<Validator> make_compute_location_validator();  // inline/root/at legality
 std::unique_ptr<Validator> make_store_location_validator();    // sliding windows: store loops around compute loops
+std::unique_ptr<Validator> make_compute_with_validator();       // siblings sharing a loop nest
 std::unique_ptr<Validator> make_vector_width_validator();      // widths Halide can honour at run time
 std::unique_ptr<Validator> make_dependence_validator();        // no race: parallel/vector loops carry no dependence
 std::unique_ptr<Validator> make_rfactor_validator();           // rfactor only on associative reductions

@@ -135,8 +135,9 @@ class Conv2dOp : public Op {
     const std::vector<Expr> w_idx = nhwc ? std::vector<Expr>{r.y, r.z, r.x, o} : std::vector<Expr>{o, r.x, r.y, r.z};
     Halide::Func acc(name + "_acc");
     if (integer) {
+      const Expr weight = quad_blocked_weights() ? quad_blocked(w, name)(r.x % 4, o, r.x / 4, r.z, r.y) : w.raw(w_idx);
       acc(halide_args(v)) = 0;
-      acc(halide_args(v)) += Halide::cast<int32_t>(input(n, c, iy, ix)) * Halide::cast<int32_t>(w.raw(w_idx));
+      acc(halide_args(v)) += Halide::cast<int32_t>(input(n, c, iy, ix)) * Halide::cast<int32_t>(weight);
     } else {
       acc(halide_args(v)) = 0.0f;
       acc(halide_args(v)) += input(n, c, iy, ix) * w(w_idx);
@@ -150,6 +151,21 @@ class Conv2dOp : public Op {
   int64_t x_offset(int64_t n, int64_t c, int64_t y, int64_t x) const {
     return nhwc_ ? ((n * h_ + y) * w_ + x) * c_ + c : ((n * c_ + c) * h_ + y) * w_ + x;
   }
+  // 8-bit NHWC weights whose input channels come in fours: read through quad_blocked.
+  bool quad_blocked_weights() const { return nhwc_ && compute_dtype_ == DType::kI32 && cg_ % 4 == 0; }
+
+  // HWIO weights with their input channels in blocks of four, each block's four values
+  // innermost, then the output channels: blocked(ky, kx, ci / 4, co, ci % 4), outer first
+  // (called innermost first, as every Func).
+  // Four input channels of 16 output channels are then 64 adjacent bytes, the operand of
+  // one VNNI dot product (vpdpbusd) across a vector of output channels. Inlined, it reads
+  // the weights as they are stored.
+  static Halide::Func quad_blocked(const HalideValue& w, const std::string& name) {
+    return define_func(name + "_w_quads", 5, [&](const std::vector<Expr>& i) {
+      return w.raw({i[0], i[1], i[2] * 4 + i[4], i[3]});
+    });
+  }
+
   int64_t w_offset(int64_t o, int64_t ci, int64_t ky, int64_t kx) const {
     return nhwc_ ? ((ky * kw_ + kx) * cg_ + ci) * o_ + o : ((o * cg_ + ci) * kh_ + ky) * kw_ + kx;
   }

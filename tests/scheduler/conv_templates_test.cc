@@ -265,6 +265,48 @@ TEST(ConvTemplates, NchwConvsTheChannelLayoutDoesNotSuitAreTiledAlongTheirColumn
   EXPECT_FALSE(suits_column_tiles(*n.find("y_acc"), n.find("y")->stages[0], t));
 }
 
+// 8-bit NHWC convolutions read their weights in blocks of four input channels
+// (subgraphs/ops/conv.cc), which gives VNNI's dot products their operand: on a target with
+// them, the heuristic splits the input channels into dot products inside the vector of
+// output channels, keeps the blocked weights at root and inlines the zero padding, which
+// each dot product reads as a 4-byte broadcast.
+TEST(ConvTemplates, EightBitNhwcConvolutionsTakeDotProductsOverBlockedWeights) {
+  const auto int8_conv = [](const char* channels) {
+    return testing::spec_subgraph(std::string(R"({"inputs": [{"name": "x", "shape": [1, 6, 20, )") + channels +
+                                  R"(], "dtype": "u8"}, {"name": "w", "shape": [3, 3, )" + channels +
+                                  R"(, 32], "dtype": "i8"}],
+      "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "conv", "layout": "NHWC", "padding": 1},
+              {"op": "relu", "inputs": ["conv"], "output": "y"}], "outputs": ["y"]})");
+  };
+  TargetInfo vnni = testing::avx512_test_target();
+  vnni.halide_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_sapphirerapids-avx512_skylake-f16c-fma-sse41";
+  const auto conv = int8_conv("16");
+  const Space space(analyze(*conv, vnni));
+  const FuncAnalysis& acc = *space.analysis().find("conv_acc");
+  ASSERT_NE(space.analysis().find("conv_w_quads"), nullptr);
+  EXPECT_TRUE(conv_uses_dot_products(acc, acc.stages[1], vnni));
+  EXPECT_FALSE(conv_uses_dot_products(acc, acc.stages[1], testing::avx512_test_target())) << "no VNNI";
+  EXPECT_EQ(analyze(*int8_conv("6"), vnni).find("conv_w_quads"), nullptr) << "6 input channels make no fours";
+
+  const Schedule s = space.heuristic();
+  const StageSchedule& update = s.find("conv_acc")->stages.at(1);
+  EXPECT_EQ(update.vector_reduce, "r_x_vr") << s.to_json().dump();
+  ASSERT_GE(update.order.size(), 2u);
+  EXPECT_EQ(update.order[0], "r_x_vr");
+  EXPECT_EQ(update.order[1], update.vectorize);
+  EXPECT_EQ(s.find("conv_pad")->compute.kind, ComputeLocation::Kind::kInline);
+  EXPECT_EQ(s.find("conv_w_quads")->compute.kind, ComputeLocation::Kind::kRoot);
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  const auto inputs = conv->make_inputs(3);
+  EXPECT_EQ(testing::run_and_compare(*conv, space.analysis(), s, inputs, conv->reference(inputs)), "");
+
+  // Without VNNI: no dot products, and the padding at root as for other convolutions.
+  const Schedule plain = Space(analyze(*conv, testing::avx512_test_target())).heuristic();
+  EXPECT_TRUE(plain.find("conv_acc")->stages.at(1).vector_reduce.empty());
+  EXPECT_NE(plain.find("conv_pad")->compute.kind, ComputeLocation::Kind::kInline);
+}
+
+
 // The channel layout computes the convolution right where its columns leave a tail (10
 // columns in blocks of 4) and with a bias and a ReLU fused after it (8 lanes, 16
 // registers), in both layouts, and with NCHW activations packed by channel where there is

@@ -53,11 +53,13 @@ TEST(CpuCodegen, LowPrecisionFamiliesOfAnEpyc) {
   EXPECT_EQ(families[0].name, "VNNI");
   EXPECT_TRUE(families[0].cpu_has && families[0].used);
   EXPECT_TRUE(families[1].cpu_has && families[1].used);  // AVX512-BF16
-  EXPECT_TRUE(families[2].cpu_has && !families[2].used);   // F16C: Halide 14 converts f16 itself
+  EXPECT_TRUE(families[2].cpu_has && families[2].used);    // F16C: ktune's conversions, with AVX-512
   EXPECT_FALSE(families[3].cpu_has || families[3].used);  // AVX512-FP16
   EXPECT_FALSE(families[4].cpu_has || families[4].used);  // AMX
   epyc.halide_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
   EXPECT_FALSE(low_precision_isa(epyc)[0].used);
+  epyc.halide_target = "x86-64-linux-avx-avx2-f16c-fma-sse41";
+  EXPECT_FALSE(low_precision_isa(epyc)[2].used);  // F16C without AVX-512: Halide's conversion
   epyc.halide_target = "arm-64-linux-arm_dot_prod";
   EXPECT_TRUE(low_precision_isa(epyc).empty());
 }
