@@ -77,6 +77,29 @@ int64_t span_of(const StageSchedule& stage, const std::string& loop) {
   return 1;
 }
 
+// True when Func `func`, computed at a loop of its consumer, computes its whole extent
+// along its pure variable `var` (at least `factor` wide) each time: the consumer has the
+// same pure variables, and none of its loops from that loop outward walks `var` (a
+// window of an image strip, computed per row of its reader, spans the row's columns and
+// its halo). A shifted last tile then stays inside what it computes anyway.
+bool spans_whole_loop_at_its_location(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
+                                      const FuncSchedule& schedule, const std::string& var, int64_t factor) {
+  const ComputeLocation& at = schedule.compute;
+  const FuncAnalysis* host = analysis.find(at.consumer);
+  const FuncSchedule* host_schedule = all.find(at.consumer);
+  const auto d = std::find(func.args.begin(), func.args.end(), var);
+  if (!host || !host_schedule || host->args != func.args || d == func.args.end()) return false;
+  if (func.extents[static_cast<size_t>(d - func.args.begin())] < factor) return false;
+  std::string error;
+  const auto nest = build_loop_nest(host->stages[at.consumer_stage], host_schedule->stage_or_empty(at.consumer_stage), &error);
+  const int from = nest ? nest->position(at.loop) : -1;
+  if (from < 0) return false;
+  for (size_t i = static_cast<size_t>(from); i < nest->loops.size(); ++i) {
+    if (nest->loops[i].origin == var) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool splits_pure_loop(const FuncAnalysis& func, const StageSchedule& stage, const LoopSplit& split) {
@@ -95,9 +118,13 @@ std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule
   if (!loop) return std::nullopt;  // the structure validator names the missing loop
   if (loop->is_reduction) return what + "is for pure loops only";
   if (split.tail == Tail::kShiftInwards) {
-    if (func.has_updates() || schedule.compute.kind != ComputeLocation::Kind::kRoot) {
-      return what + "needs a Func without updates computed at root (Halide refuses it in update definitions, "
-                    "and a consumer's tile may be shorter than the factor)";
+    const bool whole = schedule.compute.kind == ComputeLocation::Kind::kRoot ||
+                       (schedule.compute.kind == ComputeLocation::Kind::kAt &&
+                        spans_whole_loop_at_its_location(analysis, all, func, schedule, loop->origin, split.factor));
+    if (func.has_updates() || !whole) {
+      return what + "needs a Func without updates computed at root, or at a loop outside which its consumer never "
+                    "walks that variable (Halide refuses it in update definitions, and a consumer's tile may be "
+                    "shorter than the factor)";
     }
     return std::nullopt;
   }

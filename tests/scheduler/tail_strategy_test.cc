@@ -76,6 +76,37 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
   EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("structure: y stage 0: the round_up tail of \"x\""));
 }
 
+// A window of an image strip, computed per row of its reader, computes the row's whole
+// width each time: its last vector may shift inwards, which keeps a guarded (scalarized)
+// tail out of every stage of a long chain. A Func computed per tile of x may not: the tile
+// can be narrower than the vector.
+TEST(TailStrategy, AWindowPerRowShiftsItsLastVectorInwards) {
+  const auto sg = testing::spec_subgraph(R"({"name": "chain", "inputs": [{"name": "in", "shape": [20, 40]}],
+    "ops": [{"op": "stencil", "inputs": ["in"], "output": "b", "axes": [0], "weights": [1, 2, 1]},
+            {"op": "stencil", "inputs": ["b"], "output": "out", "axes": [0], "weights": [1, 1, 1]}],
+    "outputs": ["out"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  StageSchedule strips;
+  strips.splits = {{"x", "x_o", "x_i", 8, Tail::kShiftInwards}, {"y", "y_o", "y_i", 4, Tail::kShiftInwards}};
+  strips.order = {"x_i", "x_o", "y_i", "y_o"};
+  strips.parallel = {"y_o"};
+  strips.vectorize = "x_i";
+  Schedule s;
+  s.funcs = {FuncSchedule{"b", {ComputeLocation::Kind::kAt, "out", 0, "y_i", "y_o"}, {split_x(0, Tail::kShiftInwards)}, {}},
+             FuncSchedule{"out", {}, {strips}, {}}};
+  const FuncAnalysis& b = *space.analysis().find("b");
+  const StageSchedule& row = s.funcs[0].stages[0];
+  EXPECT_EQ(tail_refusal(space.analysis(), s, b, s.funcs[0], row, row.splits[0]), std::nullopt);
+  EXPECT_EQ(space.validate(s).value_or(""), "");
+  const auto inputs = sg->make_inputs(2);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+
+  s.funcs[0].compute.loop = "x_o";  // per vector of a row: out walks x outside it
+  s.funcs[0].compute.store_loop.clear();
+  EXPECT_THAT(tail_refusal(space.analysis(), s, b, s.funcs[0], row, row.splits[0]).value_or(""),
+              HasSubstr("outside which its consumer never walks that variable"));
+}
+
 // An update rounding its region further than the pure definition computes wrote past the
 // buffer Halide sized by the pure definition (a crash, found in a sampled accumulator
 // computed per point of its consumer): the region's extent is aligned to the update's tile.
