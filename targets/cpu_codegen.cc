@@ -67,9 +67,13 @@ std::string without_llvm_features(std::string mattrs, const std::vector<std::str
   return mattrs;
 }
 
+bool env_flag_set(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value && std::string(value) != "0";
+}
+
 bool converts_f16_with_f16c(const std::string& halide_target) {
-  const char* software = std::getenv("KTUNE_F16_IN_SOFTWARE");
-  if (software && *software && std::string(software) != "0") return false;
+  if (env_flag_set("KTUNE_F16_IN_SOFTWARE")) return false;
   if (halide_target.rfind("x86-64-", 0) != 0 || !target_has(halide_target, "avx512")) return false;
   for (const char* offload : {"cuda", "opencl", "metal", "d3d12compute", "openglcompute", "hvx", "hvx_128", "vulkan"}) {
     if (target_has(halide_target, offload)) return false;

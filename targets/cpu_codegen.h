@@ -50,6 +50,10 @@ bool codegen_follows_cpu();
 // conversion (vector integer code). Vectors of 4 lanes or more only.
 bool converts_f16_with_f16c(const std::string& halide_target);
 
+// True when environment variable `name` is set to something other than "" or "0": how
+// KTUNE_CODEGEN_ALL_FEATURES and KTUNE_F16_IN_SOFTWARE are read.
+bool env_flag_set(const char* name);
+
 // One low-precision instruction family: whether the CPU has it and whether ktune's code
 // for `device` uses it, with a few words on why not.
 struct LowPrecisionIsa {

@@ -7,7 +7,6 @@
 // libktune_cpu_codegen.so to preload into a Generator that compiles for ktune's target.
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "targets/cpu_codegen.h"
@@ -26,10 +25,7 @@ constexpr const char* kHalideGetTargetOptions =
 
 using GetTargetOptions = void (*)(const llvm::Module&, llvm::TargetOptions&, std::string&, std::string&);
 
-bool all_features_asked() {
-  const char* env = std::getenv("KTUNE_CODEGEN_ALL_FEATURES");
-  return env && *env && std::string(env) != "0";
-}
+bool all_features_asked() { return ktune::targets::env_flag_set("KTUNE_CODEGEN_ALL_FEATURES"); }
 
 GetTargetOptions halide_get_target_options() {
   static const GetTargetOptions real = ktune::targets::halide_next_definition<GetTargetOptions>(kHalideGetTargetOptions);

@@ -20,11 +20,13 @@ struct Pairing {
 // Funcs that may join a sibling: both without updates and without compute_with, computed
 // at the same location (not inlined), over the same pure variables.
 std::vector<Pairing> pairings(const Schedule& s, const Analysis& a) {
+  std::vector<const FuncAnalysis*> analyses;  // per schedule position, looked up once
+  for (const FuncSchedule& fs : s.funcs) analyses.push_back(a.find(fs.func));
   std::vector<Pairing> out;
   for (size_t f = 0; f < s.funcs.size(); ++f) {
     for (size_t g = 0; g < s.funcs.size(); ++g) {
       const FuncSchedule &fs = s.funcs[f], &gs = s.funcs[g];
-      const FuncAnalysis *fa = a.find(fs.func), *ga = a.find(gs.func);
+      const FuncAnalysis *fa = analyses[f], *ga = analyses[g];
       if (f == g || !fa || !ga || fa->has_updates() || ga->has_updates() || fa->args != ga->args) continue;
       if (!fs.compute_with.empty() || !gs.compute_with.empty()) continue;
       if (fs.compute.kind == ComputeLocation::Kind::kInline || !(fs.compute == gs.compute)) continue;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <string>
 #include <vector>
 
@@ -37,6 +39,21 @@ TEST(CpuCodegen, FeaturesAreSubtractedFromTheList) {
             "+fma,+avx512bf16,-avx512fp16,-amx-tile");
   EXPECT_EQ(without_llvm_features("", {"avx512fp16"}), "-avx512fp16");
   EXPECT_EQ(without_llvm_features("+fma", {}), "+fma");
+}
+
+TEST(CpuCodegen, AnEnvironmentFlagIsSetByAnythingButEmptyOrZero) {
+  const char* name = "KTUNE_TEST_ENV_FLAG";
+  unsetenv(name);
+  EXPECT_FALSE(env_flag_set(name));
+  for (const char* off : {"", "0"}) {
+    setenv(name, off, 1);
+    EXPECT_FALSE(env_flag_set(name)) << "\"" << off << "\"";
+  }
+  for (const char* on : {"1", "yes"}) {
+    setenv(name, on, 1);
+    EXPECT_TRUE(env_flag_set(name)) << on;
+  }
+  unsetenv(name);
 }
 
 TEST(CpuCodegen, TestsCompileThroughKtunesTargetOptions) {
