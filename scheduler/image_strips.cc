@@ -33,14 +33,28 @@ bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
   return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
 }
 
+// True when a stage reads Func `f` at an index that is data (a lookup table).
+bool read_at_data(const StageAnalysis& reader, int f) {
+  for (const ProducerUse& use : reader.uses) {
+    if (use.func == f && !use.affine) return true;
+  }
+  return false;
+}
+
 // A Func that reads one point of a pipeline input with a few operations (a boundary
-// condition, a cast): each window reading it recomputes it for less than a copy costs.
-bool reads_one_input_point(const FuncAnalysis& fa) {
+// condition, a cast), or none (weights computed from their coordinates), and that no reader
+// looks up at data (a table, computed once per entry): each window reading it recomputes it
+// for less than a copy costs.
+bool reads_one_input_point(const Analysis& analysis, int f) {
+  const FuncAnalysis& fa = analysis.funcs[f];
   if (fa.has_updates() || fa.stages[0].arith_ops > kCostlyOps) return false;
   std::set<std::string> points;
   for (const ProducerUse& use : fa.stages[0].uses) {
     if (use.func >= 0) return false;
     points.insert(use.access);
+  }
+  for (const auto& [reader, stage] : fa.consumers) {
+    if (read_at_data(analysis.funcs[reader].stages[stage], f)) return false;
   }
   return points.size() <= 1;
 }
@@ -65,9 +79,18 @@ bool reads_each_point_once(const StageAnalysis& reader, int f) {
   }
 }
 
+// How many lookups a stage makes per entry of table `table` (its iterations over the
+// table's points; at least 2: a table read at data is read at some entries more than once).
+int64_t lookups_per_entry(const FuncAnalysis& table, const StageAnalysis& reader) {
+  int64_t entries = 1;
+  for (int64_t e : table.extents) entries *= std::max<int64_t>(1, e);
+  return std::max<int64_t>(2, reader.pure_iterations() / entries);
+}
+
 // How many times each value of Func `f` would be computed if it were inlined: the points
 // its readers read of it, multiplied along readers that are inlined themselves (the most
-// over its readers). A reader placed already is known: producers are placed after them.
+// over its readers; a table read at data, its lookups per entry). A reader placed already
+// is known: producers are placed after them.
 int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int f) {
   int64_t most = 1;
   for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
@@ -78,6 +101,7 @@ int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int
     }
     int64_t factor = std::max<int64_t>(1, static_cast<int64_t>(points.size()));
     if (factor > 1 && reads_each_point_once(sa, f)) factor = 1;
+    if (read_at_data(sa, f)) factor = std::max(factor, lookups_per_entry(analysis.funcs[f], sa));
     if (schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kInline) {
       factor *= recompute_factor(analysis, schedule, reader);
     }
@@ -189,7 +213,7 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
     const AtHost host = at_host(analysis, schedule, f);
     if (host.func != leader) continue;
     const ComputeLocation per_strip{ComputeLocation::Kind::kAt, la.name, 0, strip};
-    if (reads_one_input_point(fa) || cheaper_inlined(analysis, schedule, f)) {
+    if (reads_one_input_point(analysis, f) || cheaper_inlined(analysis, schedule, f)) {
       fs.compute.kind = ComputeLocation::Kind::kInline;
       fs.stages.clear();
       continue;
@@ -309,7 +333,10 @@ void inline_boundary_conditions_of_rows(const Analysis& analysis, Schedule& sche
   for (size_t f = 0; f < analysis.funcs.size(); ++f) {
     const FuncAnalysis& fa = analysis.funcs[f];
     FuncSchedule& fs = schedule.funcs[f];
-    if (fa.is_output || fs.compute.kind != ComputeLocation::Kind::kRoot || !reads_one_input_point(fa)) continue;
+    if (fa.is_output || fs.compute.kind != ComputeLocation::Kind::kRoot ||
+        !reads_one_input_point(analysis, static_cast<int>(f))) {
+      continue;
+    }
     bool readers_placed = !fa.consumers.empty();
     for (const auto& [reader, stage] : fa.consumers) {
       readers_placed &= schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kAt;
