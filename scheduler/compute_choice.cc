@@ -224,6 +224,29 @@ bool broadcast_into_dot_products(const Analysis& analysis, int func) {
   return true;
 }
 
+// Arithmetic per entry up to which a table read at data is cheaper inlined than looked up:
+// a vector of lookups is one scalar load per lane. The test Generator ktune_lut_tone's
+// curve (5 operations) ran in 115 us inlined and 207 us as a table; the public camera_pipe's
+// (38, two pow calls) in 11.3 ms inlined and 8.2 ms as a table (2-core AMD EPYC).
+constexpr int kLookupOps = 8;
+
+// True when a reader looks Func `func` up at an index that is data, more times than the
+// table has entries, and each entry costs more than kLookupOps (a tone curve read per
+// pixel): inlined, each lookup would compute its entry again.
+bool looked_up(const Analysis& analysis, int func) {
+  const FuncAnalysis& fa = analysis.funcs[func];
+  if (fa.has_updates() || fa.stages[0].arith_ops <= kLookupOps) return false;
+  double entries = 1;
+  for (int64_t e : fa.extents) entries *= static_cast<double>(std::max<int64_t>(1, e));
+  for (const auto& [cf, cstage] : fa.consumers) {
+    const StageAnalysis& stage = analysis.funcs[cf].stages[cstage];
+    for (const ProducerUse& use : stage.uses) {
+      if (use.func == func && !use.affine && static_cast<double>(stage.pure_iterations()) > 2 * entries) return true;
+    }
+  }
+  return false;
+}
+
 // True when Func `func` covers at least half as many points as the Func it would be
 // computed at: a stage of an image pipeline at the output's resolution, whose tiles
 // overlap only by their halos. A level of a pyramid (a quarter of the points, then a
@@ -307,6 +330,8 @@ ComputeLocation choose_compute(const Analysis& analysis, const Schedule& schedul
   // bench/suite_lowp/conv3x3_u8s8_relu_requant.json --schedule F` of the heuristic's
   // schedule took 0.13 ms with the padding inlined, 0.25 ms with it at root (2-core EPYC).
   if (cheap && broadcast_into_dot_products(analysis, func)) consumed_by_reduction = false;
+  // A lookup table is kept out of line as a stencil producer is.
+  stencil = stencil || looked_up(analysis, func);
   if (fa.is_output) {
     ComputeLocation c;
     c.kind = ComputeLocation::Kind::kRoot;

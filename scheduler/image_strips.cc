@@ -7,7 +7,9 @@
 
 #include "scheduler/host_consumer.h"
 #include "scheduler/inline_cost.h"
+#include "scheduler/isl_context.h"
 #include "scheduler/loop_nest.h"
+#include "scheduler/row_producers.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -31,29 +33,75 @@ bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
   return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
 }
 
+// True when a stage reads Func `f` at an index that is data (a lookup table).
+bool read_at_data(const StageAnalysis& reader, int f) {
+  for (const ProducerUse& use : reader.uses) {
+    if (use.func == f && !use.affine) return true;
+  }
+  return false;
+}
+
 // A Func that reads one point of a pipeline input with a few operations (a boundary
-// condition, a cast): each window reading it recomputes it for less than a copy costs.
-bool reads_one_input_point(const FuncAnalysis& fa) {
+// condition, a cast), or none (weights computed from their coordinates), and that no reader
+// looks up at data (a table, computed once per entry): each window reading it recomputes it
+// for less than a copy costs.
+bool reads_one_input_point(const Analysis& analysis, int f) {
+  const FuncAnalysis& fa = analysis.funcs[f];
   if (fa.has_updates() || fa.stages[0].arith_ops > kCostlyOps) return false;
   std::set<std::string> points;
   for (const ProducerUse& use : fa.stages[0].uses) {
     if (use.func >= 0) return false;
     points.insert(use.access);
   }
+  for (const auto& [reader, stage] : fa.consumers) {
+    if (read_at_data(analysis.funcs[reader].stages[stage], f)) return false;
+  }
   return points.size() <= 1;
+}
+
+// True when a stage reads each point of Func `f` at most once over all its iterations and
+// calls (an output reading the value and the weight channel of one Func): inlined there, `f`
+// recomputes nothing.
+bool reads_each_point_once(const StageAnalysis& reader, int f) {
+  thread_local IslContext isl(200'000);
+  isl.reset_operations();
+  try {
+    std::optional<isl::map> reads;
+    for (const ProducerUse& use : reader.uses) {
+      if (use.func != f) continue;
+      if (!use.affine || use.access.empty()) return false;
+      const isl::map m(isl.ctx(), use.access);
+      reads = reads ? reads->unite(m) : m;
+    }
+    return reads && reads->is_injective() && !isl.quota_exceeded();
+  } catch (const isl::exception&) {
+    return false;
+  }
+}
+
+// How many lookups a stage makes per entry of table `table` (its iterations over the
+// table's points; at least 2: a table read at data is read at some entries more than once).
+int64_t lookups_per_entry(const FuncAnalysis& table, const StageAnalysis& reader) {
+  int64_t entries = 1;
+  for (int64_t e : table.extents) entries *= std::max<int64_t>(1, e);
+  return std::max<int64_t>(2, reader.pure_iterations() / entries);
 }
 
 // How many times each value of Func `f` would be computed if it were inlined: the points
 // its readers read of it, multiplied along readers that are inlined themselves (the most
-// over its readers). A reader placed already is known: producers are placed after them.
+// over its readers; a table read at data, its lookups per entry). A reader placed already
+// is known: producers are placed after them.
 int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int f) {
   int64_t most = 1;
   for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
+    const StageAnalysis& sa = analysis.funcs[reader].stages[stage];
     std::set<std::string> points;
-    for (const ProducerUse& use : analysis.funcs[reader].stages[stage].uses) {
+    for (const ProducerUse& use : sa.uses) {
       if (use.func == f) points.insert(use.access);
     }
     int64_t factor = std::max<int64_t>(1, static_cast<int64_t>(points.size()));
+    if (factor > 1 && reads_each_point_once(sa, f)) factor = 1;
+    if (read_at_data(sa, f)) factor = std::max(factor, lookups_per_entry(analysis.funcs[f], sa));
     if (schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kInline) {
       factor *= recompute_factor(analysis, schedule, reader);
     }
@@ -64,9 +112,11 @@ int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int
 
 // A pure Func cheaper to recompute where it is read than to store in a window: a product
 // of one point of each producer recomputed at most for the 9 points of one box sum
-// (Harris's Ix * Ix; not a table lookup, whose gathers cost more), or a few operations
-// computed once per point anyway (the box sum itself, read at one point by the
-// determinant and by the trace of one row), counting what each inlines already.
+// (Harris's Ix * Ix; not a table lookup, whose gathers cost more), or one computed once per
+// point anyway: by its one reader whatever it costs (a bilateral grid's slice, read at
+// each pixel's value and weight channel), by two if it costs a few operations (the box sum
+// itself, read at one point by the determinant and by the trace of one row), counting what
+// each inlines already.
 bool cheaper_inlined(const Analysis& analysis, const Schedule& schedule, int f) {
   const FuncAnalysis& fa = analysis.funcs[f];
   if (fa.has_updates()) return false;
@@ -78,7 +128,8 @@ bool cheaper_inlined(const Analysis& analysis, const Schedule& schedule, int f) 
   const int64_t ops = inlined_ops(analysis, schedule, f, 0);
   const int64_t factor = recompute_factor(analysis, schedule, f);
   if (one_point_each && ops <= 4 && factor <= 9 && !gathers(analysis, schedule, f, 0)) return true;
-  return fa.consumers.size() <= 2 && ops <= kCostlyOps && factor == 1;
+  if (factor > 1) return false;
+  return fa.consumers.size() == 1 || (fa.consumers.size() == 2 && ops <= kCostlyOps);
 }
 
 // An inlined Func that `leader` reads across channels it does not have (a luma ratio
@@ -162,7 +213,7 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
     const AtHost host = at_host(analysis, schedule, f);
     if (host.func != leader) continue;
     const ComputeLocation per_strip{ComputeLocation::Kind::kAt, la.name, 0, strip};
-    if (reads_one_input_point(fa) || cheaper_inlined(analysis, schedule, f)) {
+    if (reads_one_input_point(analysis, f) || cheaper_inlined(analysis, schedule, f)) {
       fs.compute.kind = ComputeLocation::Kind::kInline;
       fs.stages.clear();
       continue;
@@ -191,8 +242,9 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
 }
 
 // Puts `leader` in strips and places its producers; undone for an output where no window
-// results (a group leader keeps its strips: it is at root either way).
-bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::vector<int>& leaders) {
+// results, unless `keep_output` (a group leader keeps its strips: it is at root either way).
+bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::vector<int>& leaders,
+                 bool keep_output) {
   const FuncAnalysis& la = analysis.funcs[leader];
   const int64_t lanes = la.stages[0].native_lanes(analysis.target);
   const std::optional<StageSchedule> stage = strip_stage(la, lanes, strip_rows(la.extents[1], analysis.target.cores));
@@ -201,9 +253,19 @@ bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::
   const size_t known_leaders = leaders.size();
   schedule.funcs[leader].stages = {*stage};
   const std::string row = stage->splits[1].inner, strip = stage->splits[1].outer;
-  if (place_producers(analysis, schedule, leader, row, strip, leaders) > 0 || !la.is_output) return true;
+  const int windows = place_producers(analysis, schedule, leader, row, strip, leaders);
+  if (windows > 0 || !la.is_output || keep_output) return true;
   schedule = before;
   leaders.resize(known_leaders);
+  return false;
+}
+
+// True when some Func of the pipeline scatters into a grid (a bilateral grid's histogram):
+// an image pipeline whose output runs in strips even where no stencil slides.
+bool has_grid_scatter(const Analysis& analysis) {
+  for (const FuncAnalysis& fa : analysis.funcs) {
+    if (scatters_into_grid(fa)) return true;
+  }
   return false;
 }
 
@@ -265,6 +327,26 @@ void give_strips_to_bare_roots(const Analysis& analysis, Schedule& schedule) {
   }
 }
 
+// Boundary conditions left at root whose readers are all computed inside another Func's
+// loops (per row of a grid) are inlined there, as strips inline those they host.
+void inline_boundary_conditions_of_rows(const Analysis& analysis, Schedule& schedule) {
+  for (size_t f = 0; f < analysis.funcs.size(); ++f) {
+    const FuncAnalysis& fa = analysis.funcs[f];
+    FuncSchedule& fs = schedule.funcs[f];
+    if (fa.is_output || fs.compute.kind != ComputeLocation::Kind::kRoot ||
+        !reads_one_input_point(analysis, static_cast<int>(f))) {
+      continue;
+    }
+    bool readers_placed = !fa.consumers.empty();
+    for (const auto& [reader, stage] : fa.consumers) {
+      readers_placed &= schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kAt;
+    }
+    if (!readers_placed) continue;
+    fs.compute.kind = ComputeLocation::Kind::kInline;
+    fs.stages.clear();
+  }
+}
+
 // Rows of its host's second pure loop that one iteration of `at.loop` covers (the pieces of
 // that loop inside it: 1 for a strip's row loop; more where the rows are split again).
 int64_t rows_per_iteration(const Analysis& analysis, const Schedule& schedule, const ComputeLocation& at) {
@@ -307,13 +389,17 @@ bool apply_image_strips(const Analysis& analysis, Schedule& schedule) {
   for (int f = static_cast<int>(analysis.funcs.size()) - 1; f >= 0; --f) {
     if (analysis.funcs[f].is_output && image_shaped(analysis.funcs[f])) leaders.push_back(f);
   }
+  const bool grid = has_grid_scatter(analysis);
   bool changed = false;
-  for (size_t k = 0; k < leaders.size(); ++k) changed |= strip_group(analysis, schedule, leaders[k], leaders);
+  for (size_t k = 0; k < leaders.size(); ++k) changed |= strip_group(analysis, schedule, leaders[k], leaders, grid);
   if (!changed) {
     schedule = before;
     return false;
   }
   give_strips_to_bare_roots(analysis, schedule);
+  give_rows_to_grids(analysis, schedule);
+  compute_row_producers_per_row(analysis, schedule);
+  inline_boundary_conditions_of_rows(analysis, schedule);
   return true;
 }
 
