@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "scheduler/channel_loops.h"
 #include "scheduler/host_consumer.h"
 #include "scheduler/inline_cost.h"
 #include "scheduler/isl_context.h"
@@ -180,13 +181,25 @@ int64_t fold_rows(int64_t span, int64_t strip_rows) {
   return fold < strip_rows ? fold : 0;
 }
 
-// The pure stage of a window: its rows vectorized by `lanes` where they are that long.
+// The pure stage of a window: its rows vectorized by `lanes` where they are that long, its
+// channel loops unrolled just outside the vector (channel_loops.h).
 std::vector<StageSchedule> window_stages(const FuncAnalysis& fa, int64_t lanes) {
-  const LoopAnalysis* x = fa.stages[0].pure_loop(0);
+  const StageAnalysis& sa = fa.stages[0];
+  const LoopAnalysis* x = sa.pure_loop(0);
+  const LoopAnalysis* y = sa.pure_loop(1);
   if (!x || x->extent < lanes || lanes < 2) return {};
   StageSchedule st;
   st.splits.push_back({x->name, loop_piece(x->name, "_o"), loop_piece(x->name, "_i"), lanes});
   st.vectorize = loop_piece(x->name, "_i");
+  std::vector<std::string> channels, others;
+  loops_past_rows(sa, channels, others);
+  if (channels.empty() || !y) return {st};
+  st.order = {st.vectorize};
+  const std::vector<std::string> pieces = unrolled_channels(sa, channels, st);
+  st.order.insert(st.order.end(), pieces.begin(), pieces.end());
+  st.order.push_back(loop_piece(x->name, "_o"));
+  st.order.insert(st.order.end(), others.begin(), others.end());
+  st.order.push_back(y->name);
   return {st};
 }
 
@@ -283,18 +296,18 @@ std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes
   const LoopAnalysis* x = sa.pure_loop(0);
   const LoopAnalysis* y = sa.pure_loop(1);
   if (!x || !y || lanes < 2 || x->extent < lanes || y->extent < 2 * rows) return std::nullopt;
-  std::vector<std::string> channels;
-  for (size_t d = 2; const LoopAnalysis* c = sa.pure_loop(d); ++d) {
-    if (c->extent > 4) return std::nullopt;
-    channels.push_back(c->name);
-  }
+  std::vector<std::string> channels, others;
+  loops_past_rows(sa, channels, others);
+  if (!others.empty()) return std::nullopt;
   StageSchedule st;
   // The last vector and the last strip shift back over the ones before (the Func is at root
   // with no update): a guard would cost a scalar tail and stop the windows sliding.
   st.splits = {{x->name, loop_piece(x->name, "_o"), loop_piece(x->name, "_i"), lanes, Tail::kShiftInwards},
                {y->name, loop_piece(y->name, "_o"), loop_piece(y->name, "_i"), rows, Tail::kShiftInwards}};
-  st.order = {st.splits[0].inner, st.splits[0].outer};
-  st.order.insert(st.order.end(), channels.begin(), channels.end());
+  st.order = {st.splits[0].inner};
+  const std::vector<std::string> pieces = unrolled_channels(sa, channels, st);
+  st.order.insert(st.order.end(), pieces.begin(), pieces.end());
+  st.order.push_back(st.splits[0].outer);
   st.order.push_back(st.splits[1].inner);
   st.order.push_back(st.splits[1].outer);
   st.parallel = {st.splits[1].outer};

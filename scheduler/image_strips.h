@@ -19,9 +19,10 @@ namespace ktune::scheduler {
 int64_t strip_rows(int64_t rows, int cores);
 
 // The pure stage of a Func computed at root in strips of `rows` rows: its first loop split
-// by `lanes` and vectorized, its second split into strips run in parallel, its other loops
-// (channels, at most 4 each) between the two, inside each row of the strip. nullopt when the
-// stage does not have that shape (fewer than two pure loops, a larger third loop, an update).
+// by `lanes` and vectorized, its second split into strips run in parallel (the first two
+// splits, in that order), its other loops (channels, at most 4 each) unrolled just outside
+// the vector (channel_loops.h). nullopt when the stage does not have that shape (fewer than
+// two pure loops, a larger third loop, an update).
 std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes, int64_t rows);
 
 // Rewrites `schedule` (the heuristic's) so that each image-shaped output, and each group

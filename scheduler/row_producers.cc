@@ -2,43 +2,11 @@
 
 #include <algorithm>
 
+#include "scheduler/channel_loops.h"
 #include "scheduler/loop_nest.h"
 
 namespace ktune::scheduler {
 namespace {
-
-// The longest loop past the second that still counts as channels (RGBA; a grid's value and
-// weight): unrolled inside each row, never run in parallel.
-constexpr int64_t kMaxChannels = 4;
-
-// The pure loops past the second, split into channels and the others, innermost first.
-void loops_past_rows(const StageAnalysis& sa, std::vector<std::string>& channels, std::vector<std::string>& others) {
-  for (size_t d = 2; const LoopAnalysis* l = sa.pure_loop(d); ++d) {
-    (l->extent <= kMaxChannels ? channels : others).push_back(l->name);
-  }
-}
-
-// Splits each channel loop by its own extent so that its inner piece, which has a constant
-// extent wherever the Func is computed (a channel loop itself may not: a boundary condition
-// read across mirrored channels), can be unrolled; the outer piece (one iteration where the
-// channels are those of the estimates) sits just outside it. Returns the pieces to order,
-// innermost first, and records the inner ones as unrolled.
-std::vector<std::string> unrolled_channels(const StageAnalysis& sa, const std::vector<std::string>& channels,
-                                           StageSchedule& st) {
-  std::vector<std::string> pieces;
-  for (const std::string& c : channels) {
-    const int64_t extent = sa.find(c)->extent;
-    if (extent < 2) {
-      pieces.push_back(c);
-      continue;
-    }
-    st.splits.push_back({c, loop_piece(c, "_o"), loop_piece(c, "_i"), extent});
-    pieces.push_back(loop_piece(c, "_i"));
-    pieces.push_back(loop_piece(c, "_o"));
-    st.unroll.push_back(loop_piece(c, "_i"));
-  }
-  return pieces;
-}
 
 // True when some pure loop past the second is longer than a channel loop.
 bool has_long_third_loop(const StageAnalysis& sa) {

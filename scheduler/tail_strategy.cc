@@ -78,8 +78,8 @@ int64_t span_of(const StageSchedule& stage, const std::string& loop) {
 }
 
 // True when Func `func`, computed at a loop of its consumer, computes its whole extent
-// along its pure variable `var` (at least `factor` wide) each time: the consumer has the
-// same pure variables, and none of its loops from that loop outward walks `var` (a
+// along its pure variable `var` (at least `factor` wide) each time: the consumer has a pure
+// variable of that name, and none of its loops from that loop outward walks `var` (a
 // window of an image strip, computed per row of its reader, spans the row's columns and
 // its halo). A shifted last tile then stays inside what it computes anyway.
 bool spans_whole_loop_at_its_location(const Analysis& analysis, const Schedule& all, const FuncAnalysis& func,
@@ -88,7 +88,10 @@ bool spans_whole_loop_at_its_location(const Analysis& analysis, const Schedule& 
   const FuncAnalysis* host = analysis.find(at.consumer);
   const FuncSchedule* host_schedule = all.find(at.consumer);
   const auto d = std::find(func.args.begin(), func.args.end(), var);
-  if (!host || !host_schedule || host->args != func.args || d == func.args.end()) return false;
+  // The host walks `var` under the same name (a Bayer plane read by the image it makes has
+  // fewer dimensions than it, not other ones).
+  if (!host || !host_schedule || d == func.args.end()) return false;
+  if (std::find(host->args.begin(), host->args.end(), var) == host->args.end()) return false;
   if (func.extents[static_cast<size_t>(d - func.args.begin())] < factor) return false;
   std::string error;
   const auto nest = build_loop_nest(host->stages[at.consumer_stage], host_schedule->stage_or_empty(at.consumer_stage), &error);

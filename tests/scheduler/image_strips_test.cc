@@ -38,7 +38,11 @@ TEST(StripStage, ChannelsRunInsideEachRowAndTheStripsInParallel) {
   const std::optional<StageSchedule> st = strip_stage(y, 8, 16);
   ASSERT_TRUE(st.has_value());
   const std::string c = y.stages[0].pure_loop(2)->name;
-  EXPECT_EQ(st->order, (std::vector<std::string>{"x_i", "x_o", c, "y_i", "y_o"}));
+  // The channels are unrolled just outside the vector (split by their extent: a piece of
+  // constant extent).
+  EXPECT_EQ(st->order, (std::vector<std::string>{"x_i", c + "_i", c + "_o", "x_o", "y_i", "y_o"}));
+  EXPECT_EQ(st->unroll, (std::vector<std::string>{c + "_i"}));
+  EXPECT_EQ(st->splits[1].loop, "y");
   EXPECT_EQ(st->parallel, (std::vector<std::string>{"y_o"}));
   EXPECT_EQ(st->vectorize, "x_i");
   EXPECT_EQ(st->splits[1].tail, Tail::kShiftInwards);
