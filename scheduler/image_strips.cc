@@ -60,24 +60,40 @@ bool reads_one_input_point(const Analysis& analysis, int f) {
   return points.size() <= 1;
 }
 
-// True when a stage reads each point of Func `f` at most once over all its iterations and
-// calls (an output reading the value and the weight channel of one Func): inlined there, `f`
-// recomputes nothing.
-bool reads_each_point_once(const StageAnalysis& reader, int f) {
+// True when the relations `accesses` (isl, from a stage's iterations to one Func's points)
+// together reach each point at most once.
+bool injective_together(const std::vector<std::string>& accesses) {
   thread_local IslContext isl(200'000);
   isl.reset_operations();
   try {
     std::optional<isl::map> reads;
-    for (const ProducerUse& use : reader.uses) {
-      if (use.func != f) continue;
-      if (!use.affine || use.access.empty()) return false;
-      const isl::map m(isl.ctx(), use.access);
+    for (const std::string& access : accesses) {
+      const isl::map m(isl.ctx(), access);
       reads = reads ? reads->unite(m) : m;
     }
     return reads && reads->is_injective() && !isl.quota_exceeded();
   } catch (const isl::exception&) {
     return false;
   }
+}
+
+// True when a stage reads each point of Func `f` at most once over all its iterations and
+// calls (an output reading the value and the weight channel of one Func): inlined there, `f`
+// recomputes nothing. Remembered by the accesses: the sampler asks for every draw.
+bool reads_each_point_once(const StageAnalysis& reader, int f) {
+  std::vector<std::string> accesses;
+  for (const ProducerUse& use : reader.uses) {
+    if (use.func != f) continue;
+    if (!use.affine || use.access.empty()) return false;
+    accesses.push_back(use.access);
+  }
+  if (accesses.empty()) return false;
+  std::string key;
+  for (const std::string& access : accesses) key += access + '\n';
+  thread_local std::map<std::string, bool> known;
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  if (known.size() > 4096) known.clear();
+  return known[key] = injective_together(accesses);
 }
 
 // How many lookups a stage makes per entry of table `table` (its iterations over the

@@ -146,6 +146,9 @@ std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const c
       random_round = true;
     }
   }
+  // A search that scored nothing before its time ran out (a deep pipeline's draws) leaves the
+  // round to random samples; only a space with nothing new left ends the task.
+  if (!random_round && searched.empty()) random_round = true;
   if (random_round) {
     add_random_proposals(t, params, rng, proposals);
   } else {
