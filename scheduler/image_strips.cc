@@ -394,6 +394,24 @@ int64_t rows_per_iteration(const Analysis& analysis, const Schedule& schedule, c
   return rows;
 }
 
+// Rows beyond one that the readers of window `f` compute per iteration of its loop: a reader
+// computed whole at a loop of its host without sliding down the rows (a mutation's window
+// along a row's columns) computes its own span of rows each time, all of them read from `f`.
+int64_t rows_of_unslid_readers(const Analysis& analysis, const Schedule& schedule, int f) {
+  int64_t most = 0;
+  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
+    const ComputeLocation& rc = schedule.funcs[reader].compute;
+    if (rc.kind != ComputeLocation::Kind::kAt) continue;
+    ComputeLocation stored = rc;
+    if (!rc.store_loop.empty()) stored.loop = rc.store_loop;
+    const bool slides_down_rows =
+        rows_per_iteration(analysis, schedule, stored) > rows_per_iteration(analysis, schedule, rc);
+    if (slides_down_rows) continue;
+    most = std::max(most, rows_ahead_of_readers(analysis, schedule, reader));
+  }
+  return most;
+}
+
 void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
   if (schedule.funcs.size() != analysis.funcs.size()) return;
   for (size_t f = 0; f < schedule.funcs.size(); ++f) {
@@ -405,7 +423,8 @@ void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
       c.fold_rows = 0;
       continue;
     }
-    const int64_t needed = span + rows_per_iteration(analysis, schedule, c) - 1;
+    const int64_t needed = span + rows_per_iteration(analysis, schedule, c) - 1 +
+                           rows_of_unslid_readers(analysis, schedule, static_cast<int>(f));
     c.fold_rows = std::max(c.fold_rows, fold_rows(needed, std::numeric_limits<int64_t>::max()));
   }
 }

@@ -110,6 +110,24 @@ TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
 namespace ktune::scheduler {
 namespace {
 
+// A reader computed whole at each row (a window along the row's columns, as a mutation may
+// make it) reads its own span of rows of the window below at once: s1 computes the 3 rows the
+// inlined s2 reads, and they read 5 rows of s0.
+TEST(ImageStrips, AWindowsFoldCoversTheRowsOfAReaderThatDoesNotSlideDownTheStrip) {
+  const auto sg = testing::spec_subgraph(column_chain(3, 128));
+  Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.heuristic();
+  ASSERT_EQ(s.find("s0")->compute.fold_rows, 4);
+  ASSERT_EQ(s.find("s2")->compute.kind, ComputeLocation::Kind::kInline);
+  s.find("s1")->compute = ComputeLocation{ComputeLocation::Kind::kAt, "out", 0, "x_o", "y_i"};
+  s.find("s1")->stages.clear();  // a tile of a row: its last vector may not shift inwards
+  refresh_window_folds(space.analysis(), s);
+  EXPECT_EQ(s.find("s0")->compute.fold_rows, 8);
+  ASSERT_EQ(space.validate(s).value_or(""), "");
+  const auto inputs = sg->make_inputs(4);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
 TEST(ImageStrips, AWindowsFoldGrowsWhenAMutationInlinesItsReader) {
   const auto sg = testing::spec_subgraph(column_chain(3, 128));
   Space space(analyze(*sg, testing::test_target()));
