@@ -240,9 +240,7 @@ bool looked_up(const Analysis& analysis, int func) {
   for (int64_t e : fa.extents) entries *= static_cast<double>(std::max<int64_t>(1, e));
   for (const auto& [cf, cstage] : fa.consumers) {
     const StageAnalysis& stage = analysis.funcs[cf].stages[cstage];
-    for (const ProducerUse& use : stage.uses) {
-      if (use.func == func && !use.affine && static_cast<double>(stage.pure_iterations()) > 2 * entries) return true;
-    }
+    if (reads_at_data(stage, func) && static_cast<double>(stage.pure_iterations()) > 2 * entries) return true;
   }
   return false;
 }

@@ -34,14 +34,6 @@ bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
   return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
 }
 
-// True when a stage reads Func `f` at an index that is data (a lookup table).
-bool read_at_data(const StageAnalysis& reader, int f) {
-  for (const ProducerUse& use : reader.uses) {
-    if (use.func == f && !use.affine) return true;
-  }
-  return false;
-}
-
 // A Func that reads one point of a pipeline input with a few operations (a boundary
 // condition, a cast), or none (weights computed from their coordinates), and that no reader
 // looks up at data (a table, computed once per entry): each window reading it recomputes it
@@ -55,7 +47,7 @@ bool reads_one_input_point(const Analysis& analysis, int f) {
     points.insert(use.access);
   }
   for (const auto& [reader, stage] : fa.consumers) {
-    if (read_at_data(analysis.funcs[reader].stages[stage], f)) return false;
+    if (reads_at_data(analysis.funcs[reader].stages[stage], f)) return false;
   }
   return points.size() <= 1;
 }
@@ -63,7 +55,7 @@ bool reads_one_input_point(const Analysis& analysis, int f) {
 // True when the relations `accesses` (isl, from a stage's iterations to one Func's points)
 // together reach each point at most once.
 bool injective_together(const std::vector<std::string>& accesses) {
-  thread_local IslContext isl(200'000);
+  thread_local IslContext isl(200000);
   isl.reset_operations();
   try {
     std::optional<isl::map> reads;
@@ -118,7 +110,7 @@ int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int
     }
     int64_t factor = std::max<int64_t>(1, static_cast<int64_t>(points.size()));
     if (factor > 1 && reads_each_point_once(sa, f)) factor = 1;
-    if (read_at_data(sa, f)) factor = std::max(factor, lookups_per_entry(analysis.funcs[f], sa));
+    if (reads_at_data(sa, f)) factor = std::max(factor, lookups_per_entry(analysis.funcs[f], sa));
     if (schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kInline) {
       factor *= recompute_factor(analysis, schedule, reader);
     }

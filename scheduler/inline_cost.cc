@@ -59,6 +59,13 @@ bool gathers_from(const Analysis& analysis, const Schedule& schedule, int func, 
 
 }  // namespace
 
+bool reads_at_data(const StageAnalysis& reader, int func) {
+  for (const ProducerUse& use : reader.uses) {
+    if (use.func == func && !use.affine) return true;
+  }
+  return false;
+}
+
 bool gathers(const Analysis& analysis, const Schedule& schedule, int func, int stage) {
   std::set<int> walked;
   return gathers_from(analysis, schedule, func, stage, walked);

@@ -26,6 +26,9 @@ int64_t inlined_ops(const Analysis& analysis, const Schedule& schedule, int func
 // lookup indexed by data. Vectorized, each lane of such a read is a scalar load.
 bool gathers(const Analysis& analysis, const Schedule& schedule, int func, int stage);
 
+// True when `reader` (a stage) reads Func `func` at an index that is data (a lookup table).
+bool reads_at_data(const StageAnalysis& reader, int func);
+
 // The widest vector stage `stage` of Func `func` may have under `schedule`: one native
 // vector when it gathers (wider vectors only add scalar loads: the pyramid test Generator's
 // first level took 24 s to compile at 64 f32 lanes through an inlined mirror_interior, 2.8 s
