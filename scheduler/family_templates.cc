@@ -266,7 +266,10 @@ TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduc
     c.second_tile = panels_walk_row_blocks(y->extent) ? kPanelRows : 0;
     c.panels = true;
   }
-  if (c.inner_tile > 0 && x->extent % c.inner_tile != 0) {
+  // Where one register tile sums the reduction whole, the consumer's tile is one register
+  // tile across x too, so the update walks its region once with no loop over tiles inside.
+  const bool one_register_tile = !matmul_reduction_blocked(reduction_extent) && !c.panels;
+  if (c.inner_tile > 0 && (x->extent % c.inner_tile != 0 || one_register_tile)) {
     // One split, vectorized whole (at most a panel wide): its last tile shifts inwards to a
     // full one. Two nested shifted splits would leave the last tile shorter, the
     // accumulator's region of no constant width, and every tile's update on Halide's

@@ -96,18 +96,23 @@ bool walks_column_panels(const StageAnalysis& consumer, const StageSchedule& st)
 // 32 rows, the accumulator computed per tile (at "x_o"); where the columns are no whole
 // number of tiles, one split of at most a panel's width vectorized whole, whose last tile
 // shifts inwards (nested shifted splits would leave it short, the accumulator's width
-// unknown and every tile's update on Halide's general path); by the register tile's rows where
-// the accumulator's reduction (`reduction_extent` long) is not blocked, so each accumulator
-// row is summed once, written from the registers and read back from L1 at once (attention's
-// 64-long dot products: `ktune bench bench/suite/bmm_scores.json --db t.db --methods
-// ktune-heuristic,expert`, the expert being the heuristic of then with its tiles at 4 rows,
-// timed it 1.09-1.18x faster than at 32 rows in four runs, --rounds 5 and 9). With `panels`
-// where they fit: column panels in parallel, the accumulator computed per block of rows (at
-// "y_o"). With the operand read along the panel packed per panel (panel_operand_pack),
-// `ktune bench bench/suite/gemm_1024.json bench/suite/mlp_gelu.json --methods
-// ktune,ktune-heuristic,onednn` on a database of a 100-minute run (whose bests were the tiles
-// of 256 by 32) timed this heuristic at 5.74 and 4.52 ms, the tiles at 6.28 and 4.80, oneDNN
-// at 6.17 and 4.93.
+// unknown and every tile's update on Halide's general path).
+// Where the accumulator's reduction (`reduction_extent` long) is not blocked, one register
+// tile: its rows, and its vectors across x in one split vectorized whole. Each accumulator
+// row is then summed once, written from the registers and read back from L1 at once
+// (attention's 64-long dot products: `ktune bench bench/suite/bmm_scores.json --db t.db
+// --methods ktune-heuristic,expert`, the expert being the heuristic of then with its tiles
+// at 4 rows, timed it 1.09-1.18x faster than at 32 rows in four runs, --rounds 5 and 9), and
+// the update walks its region with no loop over tiles inside it (a 1x1 convolution of 128
+// channels after a depthwise one: `ktune measure --generator LIB:ktune_depthwise_separable
+// --schedule F --threads 2` timed F, the heuristic with its output in tiles of 8 vectors of
+// channels by 4 pixels, at 3.26 ms, and in tiles of 4 vectors at 1.17 ms).
+// With `panels` where they fit: column panels in parallel, the accumulator computed per
+// block of rows (at "y_o"). With the operand read along the panel packed per panel
+// (panel_operand_pack), `ktune bench bench/suite/gemm_1024.json bench/suite/mlp_gelu.json
+// --methods ktune,ktune-heuristic,onednn` on a database of a 100-minute run (whose bests
+// were the tiles of 256 by 32) timed this heuristic at 5.74 and 4.52 ms, the tiles at 6.28
+// and 4.80, oneDNN at 6.17 and 4.93.
 TilingChoice matmul_consumer_choice(const StageAnalysis& consumer, int64_t reduction_extent, const TargetInfo& target,
                                    bool panels);
 // The pack of the operand a matmul reads along its consumer's column panels (B's rows), in

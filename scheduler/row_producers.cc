@@ -93,6 +93,85 @@ std::optional<ComputeLocation> row_location(const Analysis& analysis, const Sche
   return ComputeLocation{ComputeLocation::Kind::kAt, analysis.funcs[reader].name, 0, loop};
 }
 
+// The dimension at which every call of Func `f` in every stage of `reader` reads it at the
+// reader's loop `loop` alone (no other index uses that loop, and the read is not clamped):
+// the reader's slice along `loop` reads one slice of `f`. -1 where there is no such dimension.
+int slice_read_dim(const Analysis& analysis, int f, int reader, const std::string& loop) {
+  int dim = -1;
+  for (const StageAnalysis& sa : analysis.funcs[reader].stages) {
+    for (const ProducerUse& use : sa.uses) {
+      if (use.func != f) continue;
+      int here = -1;
+      for (size_t d = 0; d < use.dim_loops.size(); ++d) {
+        if (!has_loop(use.dim_loops[d], loop)) continue;
+        const bool clamped = d < use.clamped_dims.size() && use.clamped_dims[d];
+        if (here >= 0 || clamped || use.dim_loops[d] != std::vector<std::string>{loop}) return -1;
+        here = static_cast<int>(d);
+      }
+      if (here < 0 || (dim >= 0 && here != dim)) return -1;
+      dim = here;
+    }
+  }
+  return dim;
+}
+
+// The innermost loop of the outermost run of pieces of one pure loop of `host`'s first stage
+// (its rows, or strips of them), neither vectorized nor unrolled; nullopt where the
+// outermost loop is no pure loop's piece.
+std::optional<NestLoop> outermost_slice_loop(const StageAnalysis& host, const StageSchedule& st) {
+  std::string error;
+  const std::optional<LoopNest> nest = build_loop_nest(host, st, &error);
+  if (!nest || nest->loops.empty() || nest->loops.back().is_reduction) return std::nullopt;
+  std::optional<NestLoop> slice;
+  for (auto l = nest->loops.rbegin(); l != nest->loops.rend() && l->origin == nest->loops.back().origin; ++l) {
+    const bool unrolled = std::find(st.unroll.begin(), st.unroll.end(), l->name) != st.unroll.end();
+    if (l->name == st.vectorize || unrolled) break;
+    slice = *l;
+  }
+  return slice;
+}
+
+// Where Func `f`, read only by an accumulator computed per tile of a host at root, is
+// computed per slice of the host's outermost loop: the host reads the accumulator at that
+// loop's slice, the accumulator reads `f` at the same slice, and `f` spans the host's
+// slices. nullopt otherwise.
+std::optional<ComputeLocation> accumulator_operand_slice(const Analysis& analysis, const Schedule& schedule, int f) {
+  const int acc = analysis.funcs[f].single_consumer();
+  if (acc < 0 || !analysis.funcs[acc].has_updates()) return std::nullopt;
+  const ComputeLocation& at = schedule.funcs[acc].compute;
+  const int host = analysis.index_of(at.consumer);
+  if (at.kind != ComputeLocation::Kind::kAt || host < 0 || schedule.funcs[host].compute.kind != ComputeLocation::Kind::kRoot) {
+    return std::nullopt;
+  }
+  const StageAnalysis& hs = analysis.funcs[host].stages[0];
+  const std::optional<NestLoop> slice = outermost_slice_loop(hs, schedule.funcs[host].stage_or_empty(0));
+  if (!slice) return std::nullopt;
+  const int acc_dim = slice_read_dim(analysis, acc, host, slice->origin);
+  if (acc_dim < 0 || acc_dim >= static_cast<int>(analysis.funcs[acc].args.size())) return std::nullopt;
+  const int f_dim = slice_read_dim(analysis, f, acc, analysis.funcs[acc].args[acc_dim]);
+  const LoopAnalysis* whole = hs.find(slice->origin);
+  if (f_dim < 0 || !whole || analysis.funcs[f].extents[f_dim] != whole->extent) return std::nullopt;
+  return ComputeLocation{ComputeLocation::Kind::kAt, analysis.funcs[host].name, 0, slice->name};
+}
+
+// True when every Func computed at Func `f` can be inlined instead (none has updates).
+bool can_inline_guests(const Analysis& analysis, const Schedule& schedule, const std::string& f) {
+  for (size_t g = 0; g < schedule.funcs.size(); ++g) {
+    const ComputeLocation& c = schedule.funcs[g].compute;
+    if (c.kind == ComputeLocation::Kind::kAt && c.consumer == f && analysis.funcs[g].has_updates()) return false;
+  }
+  return true;
+}
+
+void inline_guests(Schedule& schedule, const std::string& f) {
+  for (FuncSchedule& g : schedule.funcs) {
+    if (g.compute.kind != ComputeLocation::Kind::kAt || g.compute.consumer != f) continue;
+    g.compute = ComputeLocation{};
+    g.compute.kind = ComputeLocation::Kind::kInline;
+    g.stages.clear();
+  }
+}
+
 }  // namespace
 
 std::optional<StageSchedule> rows_outermost_stage(const StageAnalysis& sa, int64_t lanes, bool parallel_rows) {
@@ -163,6 +242,23 @@ void compute_row_producers_per_row(const Analysis& analysis, Schedule& schedule)
       if (const auto st = rows_outermost_stage(sa, sa.native_lanes(analysis.target), false)) fs.stages.push_back(*st);
     }
   }
+}
+
+bool compute_accumulator_operands_per_slice(const Analysis& analysis, Schedule& schedule) {
+  if (schedule.funcs.size() != analysis.funcs.size()) return false;
+  bool moved = false;
+  for (size_t f = 0; f < analysis.funcs.size(); ++f) {
+    const FuncAnalysis& fa = analysis.funcs[f];
+    FuncSchedule& fs = schedule.funcs[f];
+    if (fa.is_output || fa.has_updates() || fs.compute.kind != ComputeLocation::Kind::kRoot) continue;
+    const std::optional<ComputeLocation> slice = accumulator_operand_slice(analysis, schedule, static_cast<int>(f));
+    if (!slice || !can_inline_guests(analysis, schedule, fa.name)) continue;
+    inline_guests(schedule, fa.name);
+    fs.compute = *slice;
+    for (StageSchedule& st : fs.stages) st.parallel.clear();
+    moved = true;
+  }
+  return moved;
 }
 
 }  // namespace ktune::scheduler

@@ -38,4 +38,12 @@ void give_rows_to_grids(const Analysis& analysis, Schedule& schedule);
 // before their producers, so a chain of such Funcs ends up in one row.
 void compute_row_producers_per_row(const Analysis& analysis, Schedule& schedule);
 
+// Computes each Func at root whose one reader is an accumulator computed per tile of a Func
+// at root, and that the accumulator reads at the slice its host's outermost loop walks (a
+// depthwise convolution read by the 1x1 convolution after it, at the output's row), per
+// iteration of that loop, not parallel, the Funcs computed inside it inlined: one row of it
+// stays in cache for every tile of the row, where at root it would make a whole image.
+// True when it moved one.
+bool compute_accumulator_operands_per_slice(const Analysis& analysis, Schedule& schedule);
+
 }  // namespace ktune::scheduler

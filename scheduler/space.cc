@@ -18,6 +18,7 @@
 #include "scheduler/inline_cost.h"
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
+#include "scheduler/row_producers.h"
 #include "scheduler/sliding_window.h"
 #include "scheduler/stage_template.h"
 #include "scheduler/tail_strategy.h"
@@ -108,6 +109,10 @@ Schedule Space::build(Rng* rng) const {
     const std::optional<ConvLayout> layout = conv_layout(fa);
     if (layout && at_channel_block(analysis_, f.compute, *layout)) f.storage = channels_innermost_storage(fa, *layout);
     if (root && !fa.has_updates()) store_activations_by_channel(s, i, rng);
+  }
+  // The rng is drawn only where the rule applies, so other pipelines keep their draws.
+  if (Schedule sliced = s; compute_accumulator_operands_per_slice(analysis_, sliced) && (!rng || rng->chance(0.5))) {
+    s = sliced;
   }
   if (std::optional<Schedule> strips = in_strips(s, rng)) return *strips;
   finish(s, rng);

@@ -103,6 +103,19 @@ bool spans_whole_loop_at_its_location(const Analysis& analysis, const Schedule& 
   return true;
 }
 
+// True when an accumulator (a Func with updates: a matmul's sums, a scan, a row's maximum)
+// is computed at a loop of Func `host`. A guarded tile of the host gives it a region of no
+// constant size (the last tile's), so Halide indexes it with a run-time stride and LLVM
+// cannot keep its sums in registers across the reduction; a shifted tile keeps the region
+// constant.
+bool hosts_an_accumulator(const Analysis& analysis, const Schedule& schedule, const std::string& host) {
+  for (const FuncSchedule& f : schedule.funcs) {
+    const FuncAnalysis* fa = analysis.find(f.func);
+    if (fa && fa->has_updates() && f.compute.kind == ComputeLocation::Kind::kAt && f.compute.consumer == host) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool splits_pure_loop(const FuncAnalysis& func, const StageSchedule& stage, const LoopSplit& split) {
@@ -185,7 +198,7 @@ void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
         const auto loop = loop_before(fa->stages[st.stage], st, split);
         if (!loop || loop->is_reduction) continue;
         const bool tiled = f.compute.kind == ComputeLocation::Kind::kAt;
-        if (!tiled && loop->extent % split.factor == 0) continue;
+        if (!tiled && loop->extent % split.factor == 0 && !hosts_an_accumulator(analysis, schedule, f.func)) continue;
         const std::vector<Tail> allowed = allowed_tails(analysis, schedule, *fa, f, st, split);
         if (allowed.empty()) continue;
         if (!rng) {

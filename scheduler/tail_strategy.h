@@ -39,9 +39,10 @@ std::vector<Tail> allowed_tails(const Analysis& analysis, const Schedule& all, c
 // definition stays inside the buffer.
 std::map<std::string, int64_t> update_round_ups(const FuncAnalysis& func, const FuncSchedule& schedule);
 
-// Sets the tail of every split of a pure loop that does not divide its loop (or lies in a
-// Func computed per tile of a consumer): the first allowed of shift_inwards and round_up in
-// the heuristic (rng null); in a draw, an allowed one or the guard at random.
+// Sets the tail of every split of a pure loop that does not divide its loop, lies in a Func
+// computed per tile of a consumer, or lies in a Func that an accumulator is computed in: the
+// first allowed of shift_inwards and round_up in the heuristic (rng null); in a draw, an
+// allowed one or the guard at random.
 void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng);
 
 }  // namespace ktune::scheduler

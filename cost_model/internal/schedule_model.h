@@ -81,6 +81,9 @@ struct StageModel {
   // accesses of this stage touch over the realizations inside one iteration of q (the first
   // entry: one realization). Lets cache reuse between consecutive realizations count.
   std::vector<int64_t> host_lines;
+  // The same levels: per buffer its accesses touch, the extent of the bounding box over the
+  // realizations inside one iteration of q (what a pack at that loop copies of an input).
+  std::vector<std::map<int, std::vector<int64_t>>> host_extents;
   std::vector<AccessGroupModel> groups;  // one per buffer touched, the store's buffer included
   // Times the loops [0, level) run as a whole per realization (iterations of loop `level`),
   // counting only tiles that hold real iterations.

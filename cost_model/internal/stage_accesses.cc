@@ -106,6 +106,19 @@ std::vector<int64_t> realized_extents(const scheduler::Analysis& analysis, const
   return region;
 }
 
+// The extent of what `reader` (computed at a loop of its host) reads through `group` over
+// the realizations inside one iteration of its host's loop `level`: all of them where the
+// reader is computed inside that loop (a matmul's accumulator per tile of the rows a pack is
+// made for), else one realization's.
+const std::vector<int64_t>& reader_part(const StageModel& reader, const AccessGroupModel& group, int level) {
+  const int q = level - reader.host_level;
+  if (q >= 0 && q < static_cast<int>(reader.host_extents.size())) {
+    const auto part = reader.host_extents[q].find(group.buffer);
+    if (part != reader.host_extents[q].end()) return part->second;
+  }
+  return group.levels.back()->box.extent;
+}
+
 }  // namespace
 
 std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const ScheduleModel& model,
@@ -124,9 +137,9 @@ std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const Sche
       if (reader.host_stage != static_cast<int>(h)) continue;
       for (const AccessGroupModel& g : reader.groups) {
         if (g.buffer != buffer || g.levels.empty()) continue;
-        const std::vector<int64_t>& whole = g.levels.back()->box.extent;
-        region.resize(whole.size(), 0);
-        for (size_t d = 0; d < whole.size(); ++d) region[d] = std::max(region[d], whole[d]);
+        const std::vector<int64_t>& part = reader_part(reader, g, p);
+        region.resize(part.size(), 0);
+        for (size_t d = 0; d < part.size(); ++d) region[d] = std::max(region[d], part[d]);
       }
     }
     return region;

@@ -24,9 +24,10 @@ void set_address_steps(const scheduler::Analysis& analysis, const PipelineFacts&
                        const scheduler::Schedule& schedule, ScheduleModel& model);
 
 // The part of input `buffer` that one iteration of `pack`'s loop reads: the footprint inside
-// that loop where its host reads the input itself, else the largest realization's footprint
-// of the Funcs computed inside the host that read it (a matmul's accumulator per block of
-// rows of a column panel reads the panel's rows of B). Empty when the model has neither.
+// that loop where its host reads the input itself, else the largest of what the Funcs
+// computed inside the host that read it read over their realizations inside that iteration
+// (a matmul's accumulator per tile of a column panel reads the panel's rows of B, per tile
+// of a head's rows all of the head's keys). Empty when the model has neither.
 std::vector<int64_t> pack_region(const scheduler::Analysis& analysis, const ScheduleModel& model,
                                  const scheduler::InputPack& pack, int buffer);
 

@@ -87,8 +87,14 @@ void add_host_lines(const scheduler::FuncAnalysis& fa, const scheduler::StageAna
       if (count > 1) tile.dims[st.loop_dim[l]].push_back({1, count});
     }
     int64_t lines = 0;
-    for (const AccessGroupModel& g : sm.groups) lines += cache.footprint(g.group, tile).lines;
+    std::map<int, std::vector<int64_t>> extents;
+    for (const AccessGroupModel& g : sm.groups) {
+      const Footprint& footprint = cache.footprint(g.group, tile);
+      lines += footprint.lines;
+      if (!footprint.box.extent.empty()) extents[g.buffer] = footprint.box.extent;
+    }
     sm.host_lines.push_back(lines);
+    sm.host_extents.push_back(std::move(extents));
   }
 }
 

@@ -21,7 +21,8 @@ void add_footprints(FootprintCache& cache, StageModel& sm);
 void reuse_producer_buffers(const scheduler::Analysis& analysis,
                             const std::vector<const scheduler::FuncSchedule*>& sched, StageModel& sm);
 
-// Fills sm.host_lines for a stage of a compute_at Func whose host stage is `host`.
+// Fills sm.host_lines and sm.host_extents for a stage of a compute_at Func whose host stage
+// is `host`.
 void add_host_lines(const scheduler::FuncAnalysis& fa, const scheduler::StageAnalysis& sa, const StageFacts& st,
                     const StageModel& host, FootprintCache& cache, StageModel& sm);
 

@@ -66,9 +66,10 @@ TEST(ConvTemplates, NchwChannelsThatFillBlocksAreVectorizedAlongThem) {
   const Schedule s = space.heuristic();
   const StageSchedule& y = s.find("y")->stages.at(0);
   ASSERT_EQ(y.splits.size(), 3u);
-  EXPECT_EQ(y.splits[0], (LoopSplit{"x", "x_o", "x_i", 8}));
-  EXPECT_EQ(y.splits[1], (LoopSplit{"c", "c_t", "c_i", 16}));
-  EXPECT_EQ(y.splits[2], (LoopSplit{"c_t", "c_b", "c_m", kConvChannelVectors}));
+  // The tiles host the accumulator: their last ones shift inwards (tail_strategy.h).
+  EXPECT_EQ(y.splits[0], (LoopSplit{"x", "x_o", "x_i", 8, Tail::kShiftInwards}));
+  EXPECT_EQ(y.splits[1], (LoopSplit{"c", "c_t", "c_i", 16, Tail::kShiftInwards}));
+  EXPECT_EQ(y.splits[2], (LoopSplit{"c_t", "c_b", "c_m", kConvChannelVectors, Tail::kShiftInwards}));
   // With AVX-512 the block's 8 columns are the vector (gathered from the block), its 16
   // channels unrolled: stored a vector of columns at a time, not scattered over the planes.
   EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "c_i", "c_m", "c_b", "x_o", "y", "n"}));
@@ -113,9 +114,9 @@ TEST(ConvTemplates, NhwcChannelsThatFillBlocksAreVectorizedAlongThemInPlace) {
   const Schedule s = space.heuristic();
   const StageSchedule& y = s.find("y")->stages.at(0);
   ASSERT_EQ(y.splits.size(), 3u);
-  EXPECT_EQ(y.splits[0], (LoopSplit{"y", "y_o", "y_i", 8}));
-  EXPECT_EQ(y.splits[1], (LoopSplit{"x", "x_t", "x_i", 16}));
-  EXPECT_EQ(y.splits[2], (LoopSplit{"x_t", "x_b", "x_m", kConvChannelVectors}));
+  EXPECT_EQ(y.splits[0], (LoopSplit{"y", "y_o", "y_i", 8, Tail::kShiftInwards}));
+  EXPECT_EQ(y.splits[1], (LoopSplit{"x", "x_t", "x_i", 16, Tail::kShiftInwards}));
+  EXPECT_EQ(y.splits[2], (LoopSplit{"x_t", "x_b", "x_m", kConvChannelVectors, Tail::kShiftInwards}));
   EXPECT_EQ(y.order, (std::vector<std::string>{"x_i", "y_i", "x_m", "x_b", "y_o", "c", "n"}));
   EXPECT_EQ(y.parallel, (std::vector<std::string>{"n", "c"})) << "the rows and the batch";
   EXPECT_EQ(y.vectorize, "x_i");
@@ -252,7 +253,7 @@ TEST(ConvTemplates, NchwConvsTheChannelLayoutDoesNotSuitAreTiledAlongTheirColumn
   ASSERT_TRUE(suits_column_tiles(*thin_space.analysis().find("y_acc"), thin_space.analysis().find("y")->stages[0], t));
   const Schedule ts = thin_space.heuristic();
   EXPECT_EQ(ts.find("y")->stages.at(0).splits,
-            (std::vector<LoopSplit>{{"x", "x_o", "x_i", 16, Tail::kShiftInwards}, {"c", "c_o", "c_i", 4}})) << ts.to_json().dump();
+            (std::vector<LoopSplit>{{"x", "x_o", "x_i", 16, Tail::kShiftInwards}, {"c", "c_o", "c_i", 4, Tail::kShiftInwards}})) << ts.to_json().dump();
   const auto thin_inputs = thin->make_inputs(3);
   EXPECT_EQ(testing::run_and_compare(*thin, thin_space.analysis(), ts, thin_inputs, thin->reference(thin_inputs)), "");
 

@@ -337,16 +337,23 @@ TEST(FamilyTemplates, AFewOddColumnsTakeTheRegisterTileOfFewerColumnsComputed) {
 }
 
 // A reduction short enough for one register tile to sum whole (attention's 64): the consumer's
-// tiles are the register tile's rows, so the accumulator block stays one band of the tile; a
-// blocked reduction keeps blocks of 32 rows. The heuristic computes the scores right.
-TEST(FamilyTemplates, AShortReductionTilesTheConsumerByTheRegisterRows) {
+// tiles are one register tile, its rows by its vectors across x in one split vectorized whole
+// and shifted inwards, so the accumulator's region is the tile and of constant size; a blocked
+// reduction keeps blocks of 32 rows by 16 vectors. The heuristic computes the scores right.
+TEST(FamilyTemplates, AShortReductionTilesTheConsumerByOneRegisterTile) {
   const TargetInfo avx512 = testing::avx512_test_target();
   const auto bmm = testing::suite_subgraph("bmm_scores");
   const Analysis a = analyze(*bmm, avx512);
   const StageAnalysis& s = a.find("S")->stages[0];
   EXPECT_EQ(matmul_register_rows(avx512), 4);
-  EXPECT_EQ(matmul_consumer_choice(s, 64, avx512, false).second_tile, 4);
-  EXPECT_EQ(matmul_consumer_choice(s, 1024, avx512, false).second_tile, 32);
+  const TilingChoice one_tile = matmul_consumer_choice(s, 64, avx512, false);
+  EXPECT_EQ(one_tile.second_tile, 4);
+  EXPECT_EQ(one_tile.vector_width, 4 * 16);
+  EXPECT_EQ(one_tile.inner_tile, 0);
+  const TilingChoice blocked = matmul_consumer_choice(s, 1024, avx512, false);
+  EXPECT_EQ(blocked.second_tile, 32);
+  EXPECT_EQ(blocked.vector_width, 16);
+  EXPECT_GT(blocked.inner_tile, 4 * 16);
   EXPECT_FALSE(matmul_reduction_blocked(2 * kReductionBlock));
   EXPECT_TRUE(matmul_reduction_blocked(2 * kReductionBlock + 1));
 
@@ -354,8 +361,8 @@ TEST(FamilyTemplates, AShortReductionTilesTheConsumerByTheRegisterRows) {
   const Schedule heuristic = space.heuristic();
   EXPECT_EQ(heuristic.find("S_acc")->compute, (ComputeLocation{ComputeLocation::Kind::kAt, "S", 0, "x_o"}));
   const std::vector<LoopSplit>& splits = heuristic.find("S")->stages[0].splits;
-  EXPECT_TRUE(std::any_of(splits.begin(), splits.end(), [](const LoopSplit& sp) { return sp.loop == "y" && sp.factor == 4; }))
-      << heuristic.to_json().dump();
+  EXPECT_EQ(splits.at(0), (LoopSplit{"x", "x_o", "x_i", 64, Tail::kShiftInwards})) << heuristic.to_json().dump();
+  EXPECT_EQ(splits.at(1), (LoopSplit{"y", "y_o", "y_i", 4, Tail::kShiftInwards})) << heuristic.to_json().dump();
 
   const Space small_space(analyze(*bmm, testing::test_target()));
   const auto inputs = bmm->make_inputs(7);

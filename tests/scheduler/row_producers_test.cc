@@ -1,6 +1,8 @@
 // The heuristic's rows for grids: Funcs of more than two pure loops in parallel rows with
 // their channels unrolled inside, and producers read at their reader's own row computed per
-// row of it (a bilateral grid's histogram and its blurs along intensity and x).
+// row of it (a bilateral grid's histogram and its blurs along intensity and x), and the
+// operand of an accumulator computed per slice of the accumulator's host (a depthwise
+// convolution per output row of the 1x1 convolution after it).
 #include "scheduler/row_producers.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +118,43 @@ TEST(RowProducers, APointwiseProducerOfAStripIsComputedPerRowOfIt) {
   EXPECT_EQ(r.kind, ComputeLocation::Kind::kAt);
   EXPECT_EQ(r.consumer, "y");
   EXPECT_EQ(r.loop, s.find("y")->stages[0].splits[1].inner);
+}
+
+// The test Generator's depthwise-separable layer, small: depthwise (c, x, y) read by the
+// pointwise accumulator's update at its own (x, y), the accumulator per tile of the output.
+TEST(AccumulatorOperands, TheHeuristicComputesTheDepthwiseConvolutionPerOutputRow) {
+  const auto sg = subgraphs::load_generator_subgraph(
+      std::string(KTUNE_REAL_GENERATORS) + ":ktune_depthwise_separable",
+      {{"width", "40"}, {"height", "12"}, {"channels_in", "16"}, {"channels_out", "32"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "") << h.to_json().dump();
+  const ComputeLocation& depthwise = h.find("depthwise")->compute;
+  EXPECT_EQ(depthwise.kind, ComputeLocation::Kind::kAt);
+  EXPECT_EQ(depthwise.consumer, "output");
+  EXPECT_EQ(depthwise.loop, "y");
+  EXPECT_EQ(h.find("output")->stages[0].parallel, (std::vector<std::string>{"y"}));
+  for (const StageSchedule& st : h.find("depthwise")->stages) EXPECT_TRUE(st.parallel.empty());
+  EXPECT_EQ(h.find("pointwise")->compute.consumer, "output");
+  // The padding, computed inside the depthwise convolution at root, is inlined into it.
+  EXPECT_EQ(h.find("constant_exterior")->compute.kind, ComputeLocation::Kind::kInline);
+  // The output's tiles, which host the accumulator, shift inwards: its region stays constant.
+  for (const LoopSplit& split : h.find("output")->stages[0].splits) EXPECT_EQ(split.tail, Tail::kShiftInwards) << split.loop;
+  const auto inputs = sg->make_inputs(5);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
+// A convolution reads its padded input three rows at a time: the padding stays at root.
+TEST(AccumulatorOperands, AnOperandReadAcrossRowsStaysAtRoot) {
+  const auto sg = testing::spec_subgraph(R"({"inputs": [{"name": "x", "shape": [1, 16, 24, 20]}, {"name": "w", "shape": [32, 16, 3, 3]}],
+    "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "c", "padding": 1}, {"op": "relu", "inputs": ["c"], "output": "y"}],
+    "outputs": ["y"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  Schedule h = space.heuristic();
+  ASSERT_EQ(h.find("c_pad")->compute.kind, ComputeLocation::Kind::kRoot);
+  ASSERT_EQ(h.find("c_acc")->compute.kind, ComputeLocation::Kind::kAt);
+  EXPECT_FALSE(compute_accumulator_operands_per_slice(space.analysis(), h));
+  EXPECT_EQ(h.find("c_pad")->compute.kind, ComputeLocation::Kind::kRoot);
 }
 
 }  // namespace
