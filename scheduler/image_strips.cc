@@ -265,10 +265,11 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
 // Puts `leader` in strips and places its producers; undone for an output where no window
 // results, unless `keep_output` (a group leader keeps its strips: it is at root either way).
 bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::vector<int>& leaders,
-                 bool keep_output) {
+                 bool keep_output, int per_core) {
   const FuncAnalysis& la = analysis.funcs[leader];
   const int64_t lanes = la.stages[0].native_lanes(analysis.target);
-  const std::optional<StageSchedule> stage = strip_stage(la, lanes, strip_rows(la.extents[1], analysis.target.cores));
+  const int64_t rows = strip_rows(la.extents[1], analysis.target.cores, per_core);
+  const std::optional<StageSchedule> stage = strip_stage(la, lanes, rows);
   if (!stage) return false;
   const Schedule before = schedule;
   const size_t known_leaders = leaders.size();
@@ -292,9 +293,9 @@ bool has_grid_scatter(const Analysis& analysis) {
 
 }  // namespace
 
-int64_t strip_rows(int64_t rows, int cores) {
+int64_t strip_rows(int64_t rows, int cores, int per_core) {
   int64_t s = 8;
-  while (s < 256 && s * 2 * 4 * std::max(1, cores) <= rows) s *= 2;
+  while (s < 256 && s * 2 * std::max(1, per_core) * std::max(1, cores) <= rows) s *= 2;
   return s;
 }
 
@@ -338,13 +339,15 @@ void unplace_pure_funcs(const Analysis& analysis, Schedule& schedule) {
 
 // Funcs left at root with Halide's default loops (a pyramid level, a Func two groups read)
 // run in parallel strips of their own where they have the shape.
-void give_strips_to_bare_roots(const Analysis& analysis, Schedule& schedule) {
+void give_strips_to_bare_roots(const Analysis& analysis, Schedule& schedule, int per_core) {
   for (size_t f = 0; f < analysis.funcs.size(); ++f) {
     FuncSchedule& fs = schedule.funcs[f];
     if (fs.compute.kind != ComputeLocation::Kind::kRoot || !fs.stages.empty()) continue;
     const FuncAnalysis& fa = analysis.funcs[f];
     const int64_t lanes = fa.stages[0].native_lanes(analysis.target);
-    if (const auto st = strip_stage(fa, lanes, strip_rows(fa.extents[1], analysis.target.cores))) fs.stages = {*st};
+    if (const auto st = strip_stage(fa, lanes, strip_rows(fa.extents[1], analysis.target.cores, per_core))) {
+      fs.stages = {*st};
+    }
   }
 }
 
@@ -421,7 +424,7 @@ void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
   }
 }
 
-bool apply_image_strips(const Analysis& analysis, Schedule& schedule) {
+bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core) {
   if (analysis.target.is_gpu() || schedule.funcs.size() != analysis.funcs.size()) return false;
   const Schedule before = schedule;
   unplace_pure_funcs(analysis, schedule);
@@ -431,12 +434,14 @@ bool apply_image_strips(const Analysis& analysis, Schedule& schedule) {
   }
   const bool grid = has_grid_scatter(analysis);
   bool changed = false;
-  for (size_t k = 0; k < leaders.size(); ++k) changed |= strip_group(analysis, schedule, leaders[k], leaders, grid);
+  for (size_t k = 0; k < leaders.size(); ++k) {
+    changed |= strip_group(analysis, schedule, leaders[k], leaders, grid, per_core);
+  }
   if (!changed) {
     schedule = before;
     return false;
   }
-  give_strips_to_bare_roots(analysis, schedule);
+  give_strips_to_bare_roots(analysis, schedule, per_core);
   give_rows_to_grids(analysis, schedule);
   compute_row_producers_per_row(analysis, schedule);
   inline_boundary_conditions_of_rows(analysis, schedule);

@@ -14,9 +14,16 @@
 
 namespace ktune::scheduler {
 
-// Rows per strip of a Func `rows` high on `cores` cores: about four strips per core, a power
-// of two from 8 to 256.
-int64_t strip_rows(int64_t rows, int cores);
+// Strips per core of the heuristic. Fewer, taller strips compute less of their windows' halos
+// again; more, shorter ones leave less of the last strip to one core. Which wins depends on
+// the halo and on the cores (unsharp masks and blur chains run faster in 16 per core, a
+// running maximum's 14-row halo in 4), so the tuner also measures the other counts first.
+inline constexpr int kStripsPerCore = 4;
+inline constexpr int kStripsPerCoreChoices[] = {2, 4, 8, 16};
+
+// Rows per strip of a Func `rows` high on `cores` cores: about `per_core` strips per core, a
+// power of two from 8 to 256.
+int64_t strip_rows(int64_t rows, int cores, int per_core = kStripsPerCore);
 
 // The pure stage of a Func computed at root in strips of `rows` rows: its first loop split
 // by `lanes` and vectorized, its second split into strips run in parallel (the first two
@@ -28,8 +35,9 @@ std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes
 // Rewrites `schedule` (the heuristic's) so that each image-shaped output, and each group
 // leader of a long chain, runs in strips with its stencil producers as sliding windows.
 // Funcs that are inlined, at a lower resolution (pyramid levels), reductions, or hosted by
-// another Func keep their places. Returns whether anything changed.
-bool apply_image_strips(const Analysis& analysis, Schedule& schedule);
+// another Func keep their places, about `per_core` strips per core. Returns whether anything
+// changed.
+bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core = kStripsPerCore);
 
 // Widens each window's fold_rows to what its readers and its compute loop now need: a
 // mutation that inlines a reader or splits the strip's rows again would otherwise leave a

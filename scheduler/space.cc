@@ -84,7 +84,7 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   return options;
 }
 
-Schedule Space::build(Rng* rng) const {
+Schedule Space::build(Rng* rng, int strips_per_core) const {
   if (analysis_.target.is_gpu()) return build_gpu(rng);
   Schedule s;
   s.funcs.resize(analysis_.funcs.size());
@@ -114,17 +114,18 @@ Schedule Space::build(Rng* rng) const {
   if (Schedule sliced = s; compute_accumulator_operands_per_slice(analysis_, sliced) && (!rng || rng->chance(0.5))) {
     s = sliced;
   }
-  if (std::optional<Schedule> strips = in_strips(s, rng)) return *strips;
+  if (std::optional<Schedule> strips = in_strips(s, rng, strips_per_core)) return *strips;
   finish(s, rng);
   return s;
 }
 
-std::optional<Schedule> Space::in_strips(const Schedule& s, Rng* rng) const {
+std::optional<Schedule> Space::in_strips(const Schedule& s, Rng* rng, int strips_per_core) const {
   // Image pipelines run in strips with their stencils as sliding windows: always in the
   // heuristic where the result validates, in some of the draws.
   if (rng && !rng->chance(0.3)) return std::nullopt;
+  if (rng) strips_per_core = rng->pick(std::vector<int>(std::begin(kStripsPerCoreChoices), std::end(kStripsPerCoreChoices)));
   Schedule strips = s;
-  if (!apply_image_strips(analysis_, strips)) return std::nullopt;
+  if (!apply_image_strips(analysis_, strips, strips_per_core)) return std::nullopt;
   finish(strips, rng);
   if (rng || !validate(strips)) return strips;
   return std::nullopt;
@@ -252,6 +253,18 @@ void Space::add_packs(Schedule& s, Rng* rng) const {
 }
 
 Schedule Space::heuristic() const { return build(nullptr); }
+
+std::vector<Schedule> Space::strip_variants() const {
+  const Schedule heuristic = build(nullptr);
+  std::vector<Schedule> variants;
+  for (int per_core : kStripsPerCoreChoices) {
+    if (per_core == kStripsPerCore) continue;
+    Schedule s = build(nullptr, per_core);
+    const bool known = s == heuristic || std::find(variants.begin(), variants.end(), s) != variants.end();
+    if (!known && !validate(s)) variants.push_back(std::move(s));
+  }
+  return variants;
+}
 
 std::optional<Schedule> Space::sample(Rng& rng) const {
   for (int t = 0; t < kMaxTries; ++t) {

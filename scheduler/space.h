@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scheduler/analysis.h"
+#include "scheduler/image_strips.h"
 #include "scheduler/mutators/mutator.h"
 #include "scheduler/rng.h"
 #include "scheduler/schedule.h"
@@ -40,6 +41,9 @@ class Space {
   Schedule naive() const;
   // The sampling rules applied deterministically.
   Schedule heuristic() const;
+  // The heuristic with its image strips at the other counts per core of
+  // kStripsPerCoreChoices (image_strips.h): those that differ from it and validate.
+  std::vector<Schedule> strip_variants() const;
   // A random valid schedule, or nullopt if none was found in a bounded number of tries.
   std::optional<Schedule> sample(Rng& rng) const;
   // One unvalidated draw of the sampler (sample() retries draws until one validates).
@@ -60,11 +64,13 @@ class Space {
   const std::vector<WeightedMutator>& mutators() const { return mutators_; }
 
  private:
-  Schedule build(Rng* rng) const;      // heuristic when rng is null, a sample otherwise
+  // The heuristic when rng is null, a sample otherwise; image strips about `strips_per_core`
+  // per core (a draw picks its own).
+  Schedule build(Rng* rng, int strips_per_core = kStripsPerCore) const;
   void finish(Schedule& s, Rng* rng) const;  // vector widths of gathers, tails and packs
   // `s` put in strips with sliding windows (image_strips.h), finished; nullopt where it has
   // no image-shaped output, the heuristic's result does not validate, or the draw skips it.
-  std::optional<Schedule> in_strips(const Schedule& s, Rng* rng) const;
+  std::optional<Schedule> in_strips(const Schedule& s, Rng* rng, int strips_per_core) const;
   // The tiling of a stage: the heuristic's or a draw (rng), or the consumer tiling of a
   // matmul's family (family_templates.h) for the Func that reads the accumulator.
   TilingChoice tiling_choice(int func, const StageAnalysis& stage, bool root, Rng* rng) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "schedule_store/db_records.h"
 #include "schedule_store/stored_schedule.h"
@@ -112,6 +113,7 @@ void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std
   }
   t.seeds.push_back(heuristic);
   t.seeds.push_back(t.space->naive());
+  t.strip_variants = t.space->strip_variants();
   // The same algorithm tuned at other shapes.
   for (const db::WorkloadRecord& other : store.workloads_in_family(w.family_key)) {
     if (other.key == w.key) continue;
@@ -121,9 +123,10 @@ void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std
   }
 }
 
-// A round's proposals for task `t`: the heuristic first if it was never measured, then the
-// evolutionary search's picks, or fresh random samples for a random-search run (and for a
-// round whose search failed: the model or the features must not end an overnight run).
+// A round's proposals for task `t`: the heuristic first if it was never measured, and its
+// strip variants never measured (in its first round), then the evolutionary search's picks,
+// or fresh random samples for a random-search run (and for a round whose search failed: the
+// model or the features must not end an overnight run).
 std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const cost_model::CostModel& scorer,
                                     scheduler::Rng& rng, Progress& progress) {
   EvolutionarySearch search(*t.space, *t.features, params);
@@ -136,6 +139,10 @@ std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const c
       proposals.push_back({std::move(heuristic), std::numeric_limits<double>::quiet_NaN(), false});
     }
   }
+  for (Schedule& variant : t.strip_variants) {
+    if (!t.measured.count(variant.hash())) proposals.push_back({std::move(variant), std::numeric_limits<double>::quiet_NaN(), false});
+  }
+  t.strip_variants.clear();
   bool random_round = params.random_search;
   std::vector<Proposal> searched;
   if (!random_round) {
@@ -152,8 +159,10 @@ std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const c
   if (random_round) {
     add_random_proposals(t, params, rng, proposals);
   } else {
+    std::set<std::string> first{t.heuristic_hash};
+    for (const Proposal& p : proposals) first.insert(p.schedule.hash());
     for (Proposal& p : searched) {
-      if (p.schedule.hash() != t.heuristic_hash) proposals.push_back(std::move(p));
+      if (!first.count(p.schedule.hash())) proposals.push_back(std::move(p));
     }
   }
   return proposals;

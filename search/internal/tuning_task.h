@@ -36,6 +36,9 @@ struct Task {
   int submitted = 0;                  // candidates handed to the measurer and not collected yet
   std::vector<scheduler::Schedule> seeds;        // database best, heuristic, naive, same family at other shapes
   std::string heuristic_hash;
+  // The heuristic's strips at other counts per core (Space::strip_variants), proposed once
+  // beside the heuristic: the strip height that balances halo and cores is measured, not guessed.
+  std::vector<scheduler::Schedule> strip_variants;
   TaskProgress progress;              // for the scheduler
   TaskSummary summary;
   int failed_streak = 0;              // candidates failed in a row since the last ok one
@@ -61,9 +64,10 @@ std::optional<MeasureItem> stored_best_item(tuning_db::TuningDb& store, const Ta
 // database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
 void load_task_state(Task& t, tuning_db::TuningDb& store, Measurer& measurer, const std::string& device_key);
 
-// A round's proposals for task `t`: the heuristic first if it was never measured, then the
-// evolutionary search's picks, or fresh random samples for a random-search run (and for a
-// round whose search failed: the model or the features must not end an overnight run).
+// A round's proposals for task `t`: the heuristic first if it was never measured, and its
+// strip variants never measured (in its first round), then the evolutionary search's picks,
+// or fresh random samples for a random-search run (and for a round whose search failed: the
+// model or the features must not end an overnight run).
 std::vector<Proposal> propose_round(Task& t, const SearchParams& params, const cost_model::CostModel& scorer,
                                     scheduler::Rng& rng, Progress& progress);
 

@@ -28,6 +28,29 @@ TEST(StripRows, AboutFourStripsPerCoreBetween8And256Rows) {
   EXPECT_EQ(strip_rows(1024, 2), 128);
   EXPECT_EQ(strip_rows(100, 2), 8);
   EXPECT_EQ(strip_rows(1 << 20, 16), 256);
+  EXPECT_EQ(strip_rows(1024, 2, 16), 32) << "16 strips per core";
+  EXPECT_EQ(strip_rows(1024, 2, 2), 256) << "2 strips per core";
+}
+
+// The tuner measures the heuristic's strips at the other counts per core first: each variant
+// differs from the heuristic in its strip height alone and validates. A pipeline without
+// strips has none.
+TEST(ImageStrips, TheHeuristicsStripVariantsTakeOtherStripHeights) {
+  const auto sg = testing::spec_subgraph(column_chain(3, 512));
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  const auto strip_height = [](const Schedule& s) { return s.find("out")->stages.at(0).splits.at(1).factor; };
+  ASSERT_EQ(strip_height(h), 64);
+  std::vector<int64_t> heights;
+  for (const Schedule& v : space.strip_variants()) {
+    EXPECT_EQ(space.validate(v).value_or(""), "");
+    heights.push_back(strip_height(v));
+    EXPECT_EQ(v.find("s0")->compute.store_loop, h.find("s0")->compute.store_loop);
+  }
+  EXPECT_EQ(heights, (std::vector<int64_t>{128, 32, 16}));
+  EXPECT_TRUE(Space(analyze(*testing::spec_subgraph(testing::kTwoPointwiseSpec), testing::test_target()))
+                  .strip_variants()
+                  .empty());
 }
 
 TEST(StripStage, ChannelsRunInsideEachRowAndTheStripsInParallel) {

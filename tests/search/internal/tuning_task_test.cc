@@ -1,6 +1,10 @@
 // A round's proposals (search/internal/tuning_task.h): a search that runs out of time before
-// it scores anything leaves the round to random samples instead of ending the task.
+// it scores anything leaves the round to random samples instead of ending the task; the
+// first round measures the heuristic and its strip variants.
 #include "search/internal/tuning_task.h"
+
+#include <algorithm>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -31,6 +35,39 @@ TEST(ProposeRound, ASearchOutOfTimeLeavesTheRoundToRandomSamples) {
     EXPECT_TRUE(p.random);
     EXPECT_EQ(t.measured.count(p.schedule.hash()), 0u);
     EXPECT_EQ(t.space->validate(p.schedule), std::nullopt);
+  }
+}
+
+TEST(ProposeRound, TheFirstRoundProposesTheHeuristicAndItsStripVariantsOnce) {
+  Task t;
+  // Three 3-tap stencils down the columns of a 64 x 256 image, then a ReLU: in strips.
+  t.subgraph = scheduler::testing::spec_subgraph(R"({"inputs": [{"name": "in", "shape": [262, 64]}],
+    "ops": [{"op": "stencil", "inputs": ["in"], "output": "s0", "axes": [0], "weights": [1, 2, 1], "divisor": 4},
+            {"op": "stencil", "inputs": ["s0"], "output": "s1", "axes": [0], "weights": [1, 2, 1], "divisor": 4},
+            {"op": "stencil", "inputs": ["s1"], "output": "s2", "axes": [0], "weights": [1, 2, 1], "divisor": 4},
+            {"op": "relu", "inputs": ["s2"], "output": "out"}], "outputs": ["out"]})");
+  t.space = std::make_unique<scheduler::Space>(scheduler::analyze(*t.subgraph, scheduler::testing::test_target()));
+  t.features = std::make_unique<cost_model::FeatureExtractor>(t.space->analysis());
+  t.heuristic_hash = t.space->heuristic().hash();
+  t.strip_variants = t.space->strip_variants();
+  ASSERT_FALSE(t.strip_variants.empty());
+  std::vector<std::string> expected{t.heuristic_hash};
+  for (const scheduler::Schedule& v : t.strip_variants) expected.push_back(v.hash());
+  const cost_model::AnalyticalModel model(scheduler::testing::test_target());
+  Progress progress(false, "", std::nullopt, std::nullopt);
+  scheduler::Rng rng(3);
+  SearchParams params;
+  params.batch = 2;
+  const std::vector<Proposal> first = propose_round(t, params, model, rng, progress);
+  ASSERT_GE(first.size(), expected.size());
+  std::set<std::string> hashes;
+  for (size_t i = 0; i < first.size(); ++i) {
+    if (i < expected.size()) EXPECT_EQ(first[i].schedule.hash(), expected[i]) << i;
+    EXPECT_TRUE(hashes.insert(first[i].schedule.hash()).second) << "proposed twice: " << i;
+  }
+  for (const std::string& h : expected) t.measured.insert(h);
+  for (const Proposal& p : propose_round(t, params, model, rng, progress)) {
+    EXPECT_EQ(std::count(expected.begin(), expected.end(), p.schedule.hash()), 0);
   }
 }
 
