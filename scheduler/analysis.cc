@@ -44,6 +44,23 @@ class CallCollector : public HI::IRGraphVisitor {
   void visit(const HI::Select* op) override { ++arith; IRGraphVisitor::visit(op); }
 };
 
+// True when `e` calls likely() or likely_if_innermost().
+bool calls_likely(const Halide::Expr& e) {
+  class LikelyFinder : public HI::IRGraphVisitor {
+   public:
+    using IRGraphVisitor::visit;
+    bool found = false;
+
+   protected:
+    void visit(const HI::Call* op) override {
+      found |= op->is_intrinsic(HI::Call::likely) || op->is_intrinsic(HI::Call::likely_if_innermost);
+      IRGraphVisitor::visit(op);
+    }
+  } finder;
+  e.accept(&finder);
+  return finder.found;
+}
+
 // The widest type a value is computed in: arithmetic, casts and the values of calls, not
 // the index arithmetic inside the calls' arguments.
 class ValueBits : public HI::IRGraphVisitor {
@@ -319,7 +336,10 @@ ProducerUse producer_use(const PipelineFacts& pipeline, const HI::Call* call, co
   use.bfloat = call->type.is_bfloat();
   const std::string target_name = use.func >= 0 ? "F" + std::to_string(use.func) : "in_" + loop_identifier(use.name);
   use.access = access_relation(space, target_name, call->args, use.affine);
-  for (const Halide::Expr& a : call->args) use.clamped_dims.push_back(clamped_index(a));
+  for (const Halide::Expr& a : call->args) {
+    use.clamped_dims.push_back(clamped_index(a));
+    use.likely_index |= calls_likely(a);
+  }
   record_index_loops(call, loops, halide_loops, use);
   return use;
 }

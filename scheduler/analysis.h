@@ -32,6 +32,9 @@ struct ProducerUse {
   std::string name;          // Func name or input name
   std::string access;        // isl relation from the stage's loops to the producer's elements
   bool affine = true;        // false when `access` is a conservative over-approximation
+  // An index calls likely() (a boundary condition of Halide's: the loops around it are
+  // partitioned so that the interior pays nothing for its clamp or mirror).
+  bool likely_index = false;
   std::vector<bool> clamped_dims;  // per index, dimension 0 first: a constant or clamped between
                                    // constants (a boundary condition), so computing more along it
                                    // never reads outside them

@@ -34,18 +34,22 @@ bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
   return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
 }
 
-// A Func that reads one point of a pipeline input with a few operations (a boundary
-// condition, a cast), or none (weights computed from their coordinates), and that no reader
-// looks up at data (a table, computed once per entry): each window reading it recomputes it
-// for less than a copy costs.
+// A Func that reads one point of a pipeline input with a few operations (a cast), or none
+// (weights computed from their coordinates), or through Halide's boundary conditions
+// however many (a mirror's index arithmetic costs nothing in the interior, where Halide
+// partitions the loops), and that no reader looks up at data (a table, computed once per
+// entry): each window reading it recomputes it for less than a copy costs.
 bool reads_one_input_point(const Analysis& analysis, int f) {
   const FuncAnalysis& fa = analysis.funcs[f];
-  if (fa.has_updates() || fa.stages[0].arith_ops > kCostlyOps) return false;
+  if (fa.has_updates()) return false;
   std::set<std::string> points;
+  bool boundary_condition = true;
   for (const ProducerUse& use : fa.stages[0].uses) {
     if (use.func >= 0) return false;
     points.insert(use.access);
+    boundary_condition &= use.likely_index;
   }
+  if (fa.stages[0].arith_ops > kCostlyOps && !boundary_condition) return false;
   for (const auto& [reader, stage] : fa.consumers) {
     if (reads_at_data(analysis.funcs[reader].stages[stage], f)) return false;
   }
@@ -169,21 +173,33 @@ int64_t fewest_reader_rows(const Analysis& analysis, const Schedule& schedule, i
 }
 
 // How many more rows Func `f` covers than the reader that covers fewest: the span of its
-// rows one row of the strip reads (a 5-row stencil's reader: 4); -1 for a Func with fewer
-// rows than a reader (a lower resolution) or none.
+// rows one row of the strip reads (a 5-row stencil's reader: 4). A reader at a whole multiple
+// of its resolution (a full-resolution image read from the half-resolution planes of a Bayer
+// mosaic) counts in rows of `f`. -1 where there is no reader.
 int64_t rows_ahead_of_readers(const Analysis& analysis, const Schedule& schedule, int f) {
-  const int64_t fewest = fewest_reader_rows(analysis, schedule, f);
+  int64_t fewest = fewest_reader_rows(analysis, schedule, f);
   if (fewest < 0 || fewest == std::numeric_limits<int64_t>::max()) return -1;
-  return analysis.funcs[f].extents[1] - fewest;
+  const int64_t rows = analysis.funcs[f].extents[1];
+  if (fewest <= rows || rows <= 0) return rows - fewest;
+  const int64_t ratio = (fewest + rows / 2) / rows;
+  return rows - (fewest + ratio - 1) / ratio;
+}
+
+// Rows beyond its readers' span that a window at 1 / `ratio` of its host's resolution needs
+// per iteration of a host row: Halide bounds the rows one host row reads of it loosely (from
+// row y - 1 to y + 1 over the ratio), up to `ratio` more. 0 at the host's resolution.
+int64_t lower_resolution_slack(const FuncAnalysis& window, const FuncAnalysis& host) {
+  if (window.extents.size() < 2 || host.extents.size() < 2 || window.extents[1] <= 0) return 0;
+  const int64_t ratio = (host.extents[1] + window.extents[1] / 2) / window.extents[1];
+  return ratio > 1 ? ratio : 0;
 }
 
 // The rows a window keeps: a power of two covering the rows its readers read and the row
-// in flight (Halide does not fold a Func read rows ahead of the loop by itself,
-// and a strip's whole buffer is one the C library maps afresh per call). 0 where the
-// strip is no longer than that, and for a Func with fewer rows than the leader (a plane of
-// a Bayer mosaic, at half its resolution).
+// in flight (Halide does not fold a Func read rows ahead of the loop by itself, nor one
+// at a lower resolution than its host, and a strip's whole buffer is one the C library maps
+// afresh per call). 0 where the strip is no longer than that, or nothing reads it.
 int64_t fold_rows(int64_t span, int64_t strip_rows) {
-  if (span < 0) return 0;  // at a lower resolution: rows of a reader map to fewer of its own
+  if (span < 0) return 0;
   int64_t fold = 2;
   while (fold < span + 2) fold *= 2;
   return fold < strip_rows ? fold : 0;
@@ -253,8 +269,8 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
       fs.compute = per_strip;
       continue;
     }
-    const bool lower_resolution = fa.extents[1] < la.extents[1];  // Halide folds those itself
-    const int64_t fold = lower_resolution ? 0 : fold_rows(rows_ahead_of_readers(analysis, schedule, f), rows);
+    const int64_t span = rows_ahead_of_readers(analysis, schedule, f);
+    const int64_t fold = span < 0 ? 0 : fold_rows(span + lower_resolution_slack(fa, la), rows);
     fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip, fold};
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
     ++windows;
@@ -414,12 +430,13 @@ void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
     if (!c.sliding() || c.fold_rows == 0) continue;
     const int64_t span = rows_ahead_of_readers(analysis, schedule, static_cast<int>(f));
     const int host = analysis.index_of(c.consumer);
-    if (span < 0 || host < 0 || analysis.funcs[f].extents[1] < analysis.funcs[host].extents[1]) {
+    if (span < 0 || host < 0) {
       c.fold_rows = 0;
       continue;
     }
     const int64_t needed = span + rows_per_iteration(analysis, schedule, c) - 1 +
-                           rows_of_unslid_readers(analysis, schedule, static_cast<int>(f));
+                           rows_of_unslid_readers(analysis, schedule, static_cast<int>(f)) +
+                           lower_resolution_slack(analysis.funcs[f], analysis.funcs[host]);
     c.fold_rows = std::max(c.fold_rows, fold_rows(needed, std::numeric_limits<int64_t>::max()));
   }
 }

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "subgraphs/generator_loader.h"
 #include "tests/scheduler/test_support.h"
 
 namespace ktune::scheduler {
@@ -116,6 +117,32 @@ TEST(ImageStrips, ALongChainIsCutIntoGroupsWhereItsHaloOutgrowsHalfAStrip) {
   ASSERT_EQ(space.validate(s).value_or(""), "");
   const auto inputs = sg->make_inputs(9);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
+// ktune_camera_raw reads its raw samples through Halide's mirror_interior, whose index
+// arithmetic the interior does not pay (Halide partitions the loops at likely()): it is
+// inlined, not copied into a window. Its Bayer planes and the stages after them, at half the
+// output's resolution, slide down the strip in 8 rows each, not in a buffer of the strip's
+// rows (Halide folds none of them by itself, and bounds a half row loosely).
+TEST(ImageStrips, ABayerPipelinesHalfResolutionWindowsAreFoldedAndItsBoundaryConditionInlined) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_camera_raw",
+                                                     {{"width", "256"}, {"height", "256"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const FuncAnalysis* mirror = space.analysis().find("mirror_interior");
+  ASSERT_NE(mirror, nullptr);
+  ASSERT_EQ(mirror->stages[0].uses.size(), 1u);
+  EXPECT_TRUE(mirror->stages[0].uses[0].likely_index);
+  EXPECT_FALSE(space.analysis().find("planes")->stages[0].uses[0].likely_index);
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  EXPECT_EQ(h.find("mirror_interior")->compute.kind, ComputeLocation::Kind::kInline);
+  for (const char* f : {"planes", "linear", "g_at_r", "g_at_b"}) {
+    const ComputeLocation& at = h.find(f)->compute;
+    EXPECT_TRUE(at.sliding()) << f;
+    EXPECT_EQ(at.fold_rows, 8) << f;
+  }
+  const auto inputs = sg->make_inputs(5);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
 }
 
 TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
