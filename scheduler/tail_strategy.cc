@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 #include <utility>
 
 #include "scheduler/loop_nest.h"
@@ -91,6 +92,7 @@ bool spans_whole_loop_at_its_location(const Analysis& analysis, const Schedule& 
   // The host walks `var` under the same name (a Bayer plane read by the image it makes has
   // fewer dimensions than it, not other ones).
   if (!host || !host_schedule || d == func.args.end()) return false;
+  if (at.consumer_stage < 0 || at.consumer_stage >= static_cast<int>(host->stages.size())) return false;
   if (std::find(host->args.begin(), host->args.end(), var) == host->args.end()) return false;
   if (func.extents[static_cast<size_t>(d - func.args.begin())] < factor) return false;
   std::string error;
@@ -112,6 +114,34 @@ bool hosts_an_accumulator(const Analysis& analysis, const Schedule& schedule, co
   for (const FuncSchedule& f : schedule.funcs) {
     const FuncAnalysis* fa = analysis.find(f.func);
     if (fa && fa->has_updates() && f.compute.kind == ComputeLocation::Kind::kAt && f.compute.consumer == host) return true;
+  }
+  return false;
+}
+
+// True when `split`'s outer piece, or a piece split from it later, is a loop strictly between
+// a sliding window's compute loop and its store loop in this stage: shifting its last
+// iteration back walks the loops inside it backwards, and Halide, which slides forwards
+// only, then reads points it never computed (attention's scores as a window stored per head
+// and computed per column of a tile gave zeros). A shifted compute loop itself only
+// recomputes nothing for points its window holds already.
+bool shifts_under_a_window(const Schedule& all, const FuncAnalysis& func, const StageAnalysis& sa,
+                           const StageSchedule& stage, const LoopSplit& split) {
+  std::set<std::string> pieces{split.outer};
+  bool after = false;
+  for (const LoopSplit& s : stage.splits) {
+    if (after && pieces.count(s.loop)) pieces.insert({s.outer, s.inner});
+    after |= s.loop == split.loop && s.outer == split.outer && s.inner == split.inner;
+  }
+  std::string error;
+  const auto nest = build_loop_nest(sa, stage, &error);
+  if (!nest) return false;
+  for (const FuncSchedule& guest : all.funcs) {
+    const ComputeLocation& c = guest.compute;
+    if (!c.sliding() || c.consumer != func.name || c.consumer_stage != stage.stage) continue;
+    const int compute = nest->position(c.loop), store = nest->position(c.store_loop);
+    for (int p = compute + 1; compute >= 0 && p < store; ++p) {
+      if (pieces.count(nest->loops[p].name)) return true;
+    }
   }
   return false;
 }
@@ -141,6 +171,10 @@ std::optional<std::string> tail_refusal(const Analysis& analysis, const Schedule
       return what + "needs a Func without updates computed at root, or at a loop outside which its consumer never "
                     "walks that variable (Halide refuses it in update definitions, and a consumer's tile may be "
                     "shorter than the factor)";
+    }
+    if (shifts_under_a_window(all, func, sa, stage, split)) {
+      return what + "would walk a sliding window backwards (its loop lies between the window's compute and store "
+                    "loops, and Halide slides forwards only)";
     }
     return std::nullopt;
   }

@@ -1,6 +1,7 @@
 // Where a split may leave Halide's guarded tail (Tail in scheduler/schedule.h): the last
 // tile of a pure loop of a Func without updates may shift inwards where the Func computes
-// the loop's whole extent (at root, or per row of an image strip); the region of an
+// the loop's whole extent (at root, or per row of an image strip), unless that would walk
+// a sliding window computed inside it backwards; the region of an
 // intermediate Func may round up to whole tiles when nothing it reads along the loop can
 // read an input out of its bounds (a padded input's clamped reads can). Both keep the inner
 // loop's vectors whole (a 56-wide convolution row in 16-lane vectors). The validator asks

@@ -107,6 +107,31 @@ TEST(TailStrategy, AWindowPerRowShiftsItsLastVectorInwards) {
               HasSubstr("outside which its consumer never walks that variable"));
 }
 
+// A window stored per strip and computed per pair of rows slides along the strip's rows: a
+// strip's last tile shifted inwards recomputes rows its window holds (allowed), but rows of
+// a split shifted between the two loops would run backwards inside the strip, which Halide
+// does not slide (attention's scores as such a window gave zeros): refused.
+TEST(TailStrategy, AShiftBetweenAWindowsComputeAndStoreLoopsIsRefused) {
+  const auto sg = testing::spec_subgraph(R"({"name": "chain", "inputs": [{"name": "in", "shape": [20, 40]}],
+    "ops": [{"op": "stencil", "inputs": ["in"], "output": "b", "axes": [0], "weights": [1, 2, 1]},
+            {"op": "stencil", "inputs": ["b"], "output": "out", "axes": [0], "weights": [1, 1, 1]}],
+    "outputs": ["out"]})");
+  const Space space(analyze(*sg, testing::test_target()));
+  StageSchedule strips;
+  strips.splits = {{"y", "y_t", "y_p", 2, Tail::kShiftInwards}, {"y_t", "y_o", "y_i", 4, Tail::kShiftInwards}};
+  strips.order = {"x", "y_p", "y_i", "y_o"};
+  Schedule s;
+  s.funcs = {FuncSchedule{"b", {ComputeLocation::Kind::kAt, "out", 0, "y_p", "y_o"}, {}, {}},
+             FuncSchedule{"out", {}, {strips}, {}}};
+  const FuncAnalysis& out = *space.analysis().find("out");
+  EXPECT_EQ(tail_refusal(space.analysis(), s, out, s.funcs[1], strips, strips.splits[1]), std::nullopt)
+      << "the strip loop is the store loop";
+  EXPECT_THAT(tail_refusal(space.analysis(), s, out, s.funcs[1], strips, strips.splits[0]).value_or(""),
+              HasSubstr("would walk a sliding window backwards"));
+  s.funcs[0].compute.loop = "y_i";  // the shifted pieces are now the compute and store loops
+  EXPECT_EQ(tail_refusal(space.analysis(), s, out, s.funcs[1], strips, strips.splits[0]), std::nullopt);
+}
+
 // An update rounding its region further than the pure definition computes wrote past the
 // buffer Halide sized by the pure definition (a crash, found in a sampled accumulator
 // computed per point of its consumer): the region's extent is aligned to the update's tile.
