@@ -163,6 +163,7 @@ bool can_inline_guests(const Analysis& analysis, const Schedule& schedule, const
   return true;
 }
 
+// Inlines every Func computed at Func `f` (its padding, before `f` moves inside another Func).
 void inline_guests(Schedule& schedule, const std::string& f) {
   for (FuncSchedule& g : schedule.funcs) {
     if (g.compute.kind != ComputeLocation::Kind::kAt || g.compute.consumer != f) continue;
