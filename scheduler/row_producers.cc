@@ -245,15 +245,19 @@ void compute_row_producers_per_row(const Analysis& analysis, Schedule& schedule)
   }
 }
 
-bool compute_accumulator_operands_per_slice(const Analysis& analysis, Schedule& schedule) {
+bool compute_accumulator_operands_per_slice(const Analysis& analysis, Schedule& schedule, Rng* rng) {
   if (schedule.funcs.size() != analysis.funcs.size()) return false;
-  bool moved = false;
+  bool moved = false, drawn = false;
   for (size_t f = 0; f < analysis.funcs.size(); ++f) {
     const FuncAnalysis& fa = analysis.funcs[f];
     FuncSchedule& fs = schedule.funcs[f];
     if (fa.is_output || fa.has_updates() || fs.compute.kind != ComputeLocation::Kind::kRoot) continue;
     const std::optional<ComputeLocation> slice = accumulator_operand_slice(analysis, schedule, static_cast<int>(f));
     if (!slice || !can_inline_guests(analysis, schedule, fa.name)) continue;
+    // A draw takes the rule or leaves it once, where it first applies (other pipelines keep
+    // their draws).
+    if (rng && !drawn && !rng->chance(0.5)) return false;
+    drawn = true;
     inline_guests(schedule, fa.name);
     fs.compute = *slice;
     for (StageSchedule& st : fs.stages) st.parallel.clear();

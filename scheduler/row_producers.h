@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "scheduler/analysis.h"
+#include "scheduler/rng.h"
 #include "scheduler/schedule.h"
 
 namespace ktune::scheduler {
@@ -43,7 +44,7 @@ void compute_row_producers_per_row(const Analysis& analysis, Schedule& schedule)
 // depthwise convolution read by the 1x1 convolution after it, at the output's row), per
 // iteration of that loop, not parallel, the Funcs computed inside it inlined: one row of it
 // stays in cache for every tile of the row, where at root it would make a whole image.
-// True when it moved one.
-bool compute_accumulator_operands_per_slice(const Analysis& analysis, Schedule& schedule);
+// With `rng` (a draw), half the time. True when it moved one.
+bool compute_accumulator_operands_per_slice(const Analysis& analysis, Schedule& schedule, Rng* rng = nullptr);
 
 }  // namespace ktune::scheduler

@@ -110,10 +110,7 @@ Schedule Space::build(Rng* rng, int strips_per_core) const {
     if (layout && at_channel_block(analysis_, f.compute, *layout)) f.storage = channels_innermost_storage(fa, *layout);
     if (root && !fa.has_updates()) store_activations_by_channel(s, i, rng);
   }
-  // The rng is drawn only where the rule applies, so other pipelines keep their draws.
-  if (Schedule sliced = s; compute_accumulator_operands_per_slice(analysis_, sliced) && (!rng || rng->chance(0.5))) {
-    s = sliced;
-  }
+  compute_accumulator_operands_per_slice(analysis_, s, rng);
   if (std::optional<Schedule> strips = in_strips(s, rng, strips_per_core)) return *strips;
   finish(s, rng);
   return s;

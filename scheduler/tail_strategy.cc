@@ -105,17 +105,19 @@ bool spans_whole_loop_at_its_location(const Analysis& analysis, const Schedule& 
   return true;
 }
 
-// True when an accumulator (a Func with updates: a matmul's sums, a scan, a row's maximum)
-// is computed at a loop of Func `host`. A guarded tile of the host gives it a region of no
-// constant size (the last tile's), so Halide indexes it with a run-time stride and LLVM
+// The Funcs an accumulator (a Func with updates: a matmul's sums, a scan, a row's maximum)
+// is computed at a loop of. A guarded tile of such a host gives the accumulator a region of
+// no constant size (the last tile's), so Halide indexes it with a run-time stride and LLVM
 // cannot keep its sums in registers across the reduction; a shifted tile keeps the region
 // constant.
-bool hosts_an_accumulator(const Analysis& analysis, const Schedule& schedule, const std::string& host) {
-  for (const FuncSchedule& f : schedule.funcs) {
-    const FuncAnalysis* fa = analysis.find(f.func);
-    if (fa && fa->has_updates() && f.compute.kind == ComputeLocation::Kind::kAt && f.compute.consumer == host) return true;
+std::set<std::string> accumulator_hosts(const Analysis& analysis, const Schedule& schedule) {
+  std::set<std::string> hosts;
+  for (size_t f = 0; f < schedule.funcs.size(); ++f) {
+    const ComputeLocation& c = schedule.funcs[f].compute;
+    const FuncAnalysis* fa = analysis.find(schedule.funcs[f].func);
+    if (c.kind == ComputeLocation::Kind::kAt && fa && fa->has_updates()) hosts.insert(c.consumer);
   }
-  return false;
+  return hosts;
 }
 
 // True when `split`'s outer piece, or a piece split from it later, is a loop strictly between
@@ -222,6 +224,7 @@ std::map<std::string, int64_t> update_round_ups(const FuncAnalysis& func, const 
 }
 
 void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
+  const std::set<std::string> hosts = accumulator_hosts(analysis, schedule);
   for (FuncSchedule& f : schedule.funcs) {
     if (f.compute.kind == ComputeLocation::Kind::kInline) continue;
     const FuncAnalysis* fa = analysis.find(f.func);
@@ -232,7 +235,7 @@ void choose_tails(const Analysis& analysis, Schedule& schedule, Rng* rng) {
         const auto loop = loop_before(fa->stages[st.stage], st, split);
         if (!loop || loop->is_reduction) continue;
         const bool tiled = f.compute.kind == ComputeLocation::Kind::kAt;
-        if (!tiled && loop->extent % split.factor == 0 && !hosts_an_accumulator(analysis, schedule, f.func)) continue;
+        if (!tiled && loop->extent % split.factor == 0 && !hosts.count(f.func)) continue;
         const std::vector<Tail> allowed = allowed_tails(analysis, schedule, *fa, f, st, split);
         if (allowed.empty()) continue;
         if (!rng) {

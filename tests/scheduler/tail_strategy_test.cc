@@ -22,6 +22,12 @@ const char* kConv = R"({"name": "cv", "inputs": [{"name": "x", "shape": [1, 4, 6
   "ops": [{"op": "conv2d", "inputs": ["x", "w"], "output": "c", "padding": 1}, {"op": "relu", "inputs": ["c"], "output": "y"}],
   "outputs": ["y"]})";
 
+// Two 3-tap stencils down the columns of a 40-wide image: b, then out.
+const char* kTwoStencils = R"({"name": "chain", "inputs": [{"name": "in", "shape": [20, 40]}],
+  "ops": [{"op": "stencil", "inputs": ["in"], "output": "b", "axes": [0], "weights": [1, 2, 1]},
+          {"op": "stencil", "inputs": ["b"], "output": "out", "axes": [0], "weights": [1, 1, 1]}],
+  "outputs": ["out"]})";
+
 StageSchedule split_x(int stage, Tail tail) {
   StageSchedule st;
   st.stage = stage;
@@ -81,10 +87,7 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
 // tail out of every stage of a long chain. A Func computed per tile of x may not: the tile
 // can be narrower than the vector.
 TEST(TailStrategy, AWindowPerRowShiftsItsLastVectorInwards) {
-  const auto sg = testing::spec_subgraph(R"({"name": "chain", "inputs": [{"name": "in", "shape": [20, 40]}],
-    "ops": [{"op": "stencil", "inputs": ["in"], "output": "b", "axes": [0], "weights": [1, 2, 1]},
-            {"op": "stencil", "inputs": ["b"], "output": "out", "axes": [0], "weights": [1, 1, 1]}],
-    "outputs": ["out"]})");
+  const auto sg = testing::spec_subgraph(kTwoStencils);
   const Space space(analyze(*sg, testing::test_target()));
   StageSchedule strips;
   strips.splits = {{"x", "x_o", "x_i", 8, Tail::kShiftInwards}, {"y", "y_o", "y_i", 4, Tail::kShiftInwards}};
@@ -112,10 +115,7 @@ TEST(TailStrategy, AWindowPerRowShiftsItsLastVectorInwards) {
 // a split shifted between the two loops would run backwards inside the strip, which Halide
 // does not slide (attention's scores as such a window gave zeros): refused.
 TEST(TailStrategy, AShiftBetweenAWindowsComputeAndStoreLoopsIsRefused) {
-  const auto sg = testing::spec_subgraph(R"({"name": "chain", "inputs": [{"name": "in", "shape": [20, 40]}],
-    "ops": [{"op": "stencil", "inputs": ["in"], "output": "b", "axes": [0], "weights": [1, 2, 1]},
-            {"op": "stencil", "inputs": ["b"], "output": "out", "axes": [0], "weights": [1, 1, 1]}],
-    "outputs": ["out"]})");
+  const auto sg = testing::spec_subgraph(kTwoStencils);
   const Space space(analyze(*sg, testing::test_target()));
   StageSchedule strips;
   strips.splits = {{"y", "y_t", "y_p", 2, Tail::kShiftInwards}, {"y_t", "y_o", "y_i", 4, Tail::kShiftInwards}};
