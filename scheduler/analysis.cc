@@ -315,13 +315,16 @@ void record_index_loops(const HI::Call* call, const std::vector<LoopAnalysis>& l
   }
 }
 
-// True for a constant index, or one clamped between constants (Halide::clamp makes max(min(e, hi), lo)).
+// True for a constant index, or one clamped between constants (Halide::clamp makes
+// max(min(e, hi), lo)). The bounds are simplified first: a boundary condition's, the input's
+// min and extent, are its estimates here, as in `(0 + 1536) - 1`.
 bool clamped_index(const Halide::Expr& e) {
   if (HI::is_const(e)) return true;
-  const auto bounded = [](const Halide::Expr& inner, const Halide::Expr& bound, bool want_min) {
-    if (!HI::is_const(bound)) return false;
-    if (want_min) return inner.as<HI::Min>() && HI::is_const(inner.as<HI::Min>()->b);
-    return inner.as<HI::Max>() && HI::is_const(inner.as<HI::Max>()->b);
+  const auto constant = [](const Halide::Expr& bound) { return HI::is_const(HI::simplify(bound)); };
+  const auto bounded = [&](const Halide::Expr& inner, const Halide::Expr& bound, bool want_min) {
+    if (!constant(bound)) return false;
+    if (want_min) return inner.as<HI::Min>() && constant(inner.as<HI::Min>()->b);
+    return inner.as<HI::Max>() && constant(inner.as<HI::Max>()->b);
   };
   if (const auto* mx = e.as<HI::Max>()) return bounded(mx->a, mx->b, true);
   if (const auto* mn = e.as<HI::Min>()) return bounded(mn->a, mn->b, false);

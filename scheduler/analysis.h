@@ -36,8 +36,9 @@ struct ProducerUse {
   // partitioned so that the interior pays nothing for its clamp or mirror).
   bool likely_index = false;
   std::vector<bool> clamped_dims;  // per index, dimension 0 first: a constant or clamped between
-                                   // constants (a boundary condition), so computing more along it
-                                   // never reads outside them
+                                   // constants (a boundary condition: the input's bounds are their
+                                   // estimates here), so computing more along it never reads
+                                   // outside them
   int element_bytes = 4;     // bytes of one element of what it reads
   bool bfloat = false;       // what it reads is bf16
   std::vector<std::string> index_loops;  // loops of the calling stage that appear in the indices

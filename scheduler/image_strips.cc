@@ -34,11 +34,31 @@ bool at_resolution_of(const FuncAnalysis& f, const FuncAnalysis& leader) {
   return f.extents.size() >= 2 && 2 * f.extents[0] >= leader.extents[0] && 2 * f.extents[1] >= leader.extents[1];
 }
 
+// Points of one boundary condition a reader may take before the boundary gets a window of
+// its own. Inlined, the likely() of its index makes Halide partition every loop around the
+// reader, the strip loop included: the whole strip is compiled twice, and its first and
+// last strips gather each of a stencil's points lane by lane.
+constexpr size_t kInlinedBoundaryPoints = 4;
+
+// Most distinct points of Func `f` one stage of a reader takes.
+size_t most_points_read(const Analysis& analysis, int f) {
+  size_t most = 0;
+  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
+    std::set<std::string> points;
+    for (const ProducerUse& use : analysis.funcs[reader].stages[stage].uses) {
+      if (use.func == f) points.insert(use.access);
+    }
+    most = std::max(most, points.size());
+  }
+  return most;
+}
+
 // A Func that reads one point of a pipeline input with a few operations (a cast), or none
 // (weights computed from their coordinates), or through Halide's boundary conditions
 // however many (a mirror's index arithmetic costs nothing in the interior, where Halide
-// partitions the loops), and that no reader looks up at data (a table, computed once per
-// entry): each window reading it recomputes it for less than a copy costs.
+// partitions the loops) unless a stencil reads it, and that no reader looks up at data (a
+// table, computed once per entry): each window reading it recomputes it for less than a
+// copy costs.
 bool reads_one_input_point(const Analysis& analysis, int f) {
   const FuncAnalysis& fa = analysis.funcs[f];
   if (fa.has_updates()) return false;
@@ -49,6 +69,7 @@ bool reads_one_input_point(const Analysis& analysis, int f) {
     points.insert(use.access);
     boundary_condition &= use.likely_index;
   }
+  if (boundary_condition && most_points_read(analysis, f) > kInlinedBoundaryPoints) return false;
   if (fa.stages[0].arith_ops > kCostlyOps && !boundary_condition) return false;
   for (const auto& [reader, stage] : fa.consumers) {
     if (reads_at_data(analysis.funcs[reader].stages[stage], f)) return false;

@@ -145,6 +145,26 @@ TEST(ImageStrips, ABayerPipelinesHalfResolutionWindowsAreFoldedAndItsBoundaryCon
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
 }
 
+// ktune_stencil_chain's first stage reads 9 points of its repeat_edge boundary condition.
+// Inlined, the boundary's likely() would make Halide compile every strip twice and gather
+// the first and last strips' points lane by lane: it slides down the strips as a window of
+// its own, its vectors rounded up (it reads the input clamped to the input's bounds).
+TEST(ImageStrips, ABoundaryConditionThatAStencilReadsGetsAWindow) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_stencil_chain",
+                                                     {{"width", "128"}, {"height", "96"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  const FuncSchedule* edge = h.find("repeat_edge");
+  ASSERT_NE(edge, nullptr);
+  EXPECT_TRUE(edge->compute.sliding());
+  ASSERT_FALSE(edge->stages.empty());
+  ASSERT_FALSE(edge->stages[0].splits.empty());
+  EXPECT_EQ(edge->stages[0].splits[0].tail, Tail::kRoundUp);
+  const auto inputs = sg->make_inputs(3);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
 TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
   const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
   const Analysis a = analyze(*sg, testing::test_target());

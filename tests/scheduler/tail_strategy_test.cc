@@ -82,6 +82,24 @@ TEST(TailStrategy, WhereEachTailIsAllowed) {
   EXPECT_THAT(space.validate(s).value_or(""), HasSubstr("structure: y stage 0: the round_up tail of \"x\""));
 }
 
+// A Func that reads an input clamped to the input's own bounds may compute past them:
+// ktune_stencil_chain's repeat_edge clamps to `input.dim(0).min()` and its extent, which
+// are the input's estimates, constants once simplified.
+TEST(TailStrategy, AFuncClampedToItsInputsOwnBoundsMayRoundUp) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_stencil_chain",
+                                                     {{"width", "128"}, {"height", "96"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Analysis& a = space.analysis();
+  const FuncAnalysis* edge = a.find("repeat_edge");
+  ASSERT_NE(edge, nullptr);
+  ASSERT_EQ(edge->stages[0].uses.size(), 1u);
+  EXPECT_EQ(edge->stages[0].uses[0].clamped_dims, std::vector<bool>(2, true));
+  StageSchedule st = split_x(0, Tail::kRoundUp);
+  st.splits[0].loop = edge->args[0];
+  const FuncSchedule at_root{edge->name, {}, {}, {}};
+  EXPECT_EQ(tail_refusal(a, space.naive(), *edge, at_root, st, st.splits[0]), std::nullopt);
+}
+
 // A window of an image strip, computed per row of its reader, computes the row's whole
 // width each time: its last vector may shift inwards, which keeps a guarded (scalarized)
 // tail out of every stage of a long chain. A Func computed per tile of x may not: the tile
