@@ -20,6 +20,11 @@ namespace {
 // than a pass through memory.
 constexpr double kMaxHaloShare = 0.5;
 
+// The most windows one group nests. Halide's bounds inference and LLVM take time
+// superlinear in the depth of nested windows: public stencil_chain's 32 windows in one
+// group build in 3.8 s, in groups of 11 in 1.4 s, and run 3% slower.
+constexpr int kMaxWindowsPerGroup = 12;
+
 // Arithmetic per point past which recomputing a Func costs more than storing and loading it.
 constexpr int64_t kCostlyOps = 16;
 
@@ -280,8 +285,9 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
       if (fs.compute.kind == ComputeLocation::Kind::kAt) fs.compute = per_strip;
       continue;
     }
-    if (static_cast<double>(fa.extents[1] - la.extents[1]) > kMaxHaloShare * static_cast<double>(rows) &&
-        image_shaped(fa)) {
+    const bool halo_outgrows_strip =
+        static_cast<double>(fa.extents[1] - la.extents[1]) > kMaxHaloShare * static_cast<double>(rows);
+    if ((halo_outgrows_strip || windows >= kMaxWindowsPerGroup) && image_shaped(fa)) {
       fs.compute = ComputeLocation{};
       leaders.push_back(f);
       continue;

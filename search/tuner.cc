@@ -28,6 +28,7 @@
 #include "cost_model/model_store.h"
 #include "measure/builder.h"
 #include "measure/runner.h"
+#include "measure/usable_cores.h"
 #include "schedule_store/db_records.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
@@ -167,6 +168,12 @@ struct TuningRun {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
+  // Candidates of a round one machine builds (a round carries a batch per measuring rank).
+  int candidates_per_machine() const { return search.batch / std::max(1, measurer.width()); }
+
+  // Candidates one machine compiles at a time: as the local measurer is told to.
+  int builders() const { return opt.build_threads > 0 ? opt.build_threads : measure::usable_cores(); }
+
   // Each task's state from the database (measured schedules, best time, seeds), so the run continues earlier ones.
   void load_task_states() {
     for (Task& t : tasks) {
@@ -237,6 +244,9 @@ struct TuningRun {
     if (!last_start) return false;
     const cost_model::CostModel& scorer = current_scorer();
     search_until_s = elapsed() + std::max(0.0, *last_start - elapsed()) / 2;
+    if (const std::optional<double> window = search_window_s(typical_build_s(t), candidates_per_machine(), builders())) {
+      search_until_s = std::min(search_until_s, elapsed() + *window);
+    }
     const std::vector<Proposal> proposals = propose_within_budget(t, scorer);
     if (!proposals.empty()) {
       submit_round(task, proposals, scorer, *last_start);

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "subgraphs/generator_loader.h"
 #include "tests/scheduler/test_support.h"
 
@@ -116,6 +118,26 @@ TEST(ImageStrips, ALongChainIsCutIntoGroupsWhereItsHaloOutgrowsHalfAStrip) {
   EXPECT_EQ(s.find("s9")->compute.kind, ComputeLocation::Kind::kInline);
   ASSERT_EQ(space.validate(s).value_or(""), "");
   const auto inputs = sg->make_inputs(9);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
+}
+
+// A chain whose halo stays small is still cut where a group would nest more than 12
+// windows: Halide's bounds inference and LLVM take time superlinear in their depth.
+TEST(ImageStrips, AGroupNestsAtMostTwelveWindows) {
+  const auto sg = testing::spec_subgraph(column_chain(20, 2048));
+  Space space(analyze(*sg, testing::test_target()));
+  Schedule s = space.naive();
+  ASSERT_TRUE(apply_image_strips(space.analysis(), s));
+  std::map<std::string, int> windows_of;
+  int leaders = 0;
+  for (const FuncSchedule& f : s.funcs) {
+    if (f.compute.kind == ComputeLocation::Kind::kRoot) ++leaders;
+    if (f.compute.sliding()) ++windows_of[f.compute.consumer];
+  }
+  EXPECT_EQ(leaders, 2);
+  for (const auto& [leader, windows] : windows_of) EXPECT_LE(windows, 12) << leader;
+  ASSERT_EQ(space.validate(s).value_or(""), "");
+  const auto inputs = sg->make_inputs(2);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), s, inputs, sg->reference(inputs)), "");
 }
 

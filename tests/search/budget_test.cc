@@ -53,5 +53,13 @@ TEST(RoundEnd, NoCandidateStartsThatWouldEndAfterTheRound) {
   EXPECT_DOUBLE_EQ(last_start_s(45, 0), 45);
 }
 
+TEST(SearchWindow, AQuarterOfTheRoundsBuildsAndAtLeastTwoSeconds) {
+  EXPECT_EQ(search_window_s(0, 8, 2), std::nullopt) << "no build timed yet";
+  EXPECT_DOUBLE_EQ(*search_window_s(2.5, 8, 2), 2.5);  // 8 builds of 2.5 s, 2 at a time
+  EXPECT_DOUBLE_EQ(*search_window_s(4, 8, 1), 8);
+  EXPECT_DOUBLE_EQ(*search_window_s(0.2, 8, 2), kMinSearchWindowS);
+  EXPECT_DOUBLE_EQ(*search_window_s(3, 4, 0), 3) << "a builder at least";
+}
+
 }  // namespace
 }  // namespace ktune::search
