@@ -454,7 +454,8 @@ void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
   if (schedule.funcs.size() != analysis.funcs.size()) return;
   for (size_t f = 0; f < schedule.funcs.size(); ++f) {
     ComputeLocation& c = schedule.funcs[f].compute;
-    if (!c.sliding() || c.fold_rows == 0) continue;
+    if (!c.sliding()) c.fold_rows = 0;  // a mutation moved it out of its window
+    if (c.fold_rows == 0) continue;
     const int64_t span = rows_ahead_of_readers(analysis, schedule, static_cast<int>(f));
     const int host = analysis.index_of(c.consumer);
     if (span < 0 || host < 0) {

@@ -29,6 +29,7 @@ class WindowMutator : public Mutator {
       if (c.sliding()) {
         ComputeLocation unwound = c;
         unwound.store_loop.clear();
+        unwound.fold_rows = 0;  // a fold belongs to a window
         moves.emplace_back(f, unwound);
         continue;
       }

@@ -40,6 +40,29 @@ TEST(MutateWindow, OneFuncStartsOrStopsSlidingAndThePipelineGoesIntoStripsInOneS
   for (const std::string& s : seen) EXPECT_TRUE(s == "none" || s == "bx@y_o by@y_o") << s;
 }
 
+// A window that stops sliding drops its fold too: a fold without a store loop is no
+// schedule ktune can read back (ktune_camera_raw's best of a tune once was one, and its
+// bench could not use it).
+TEST(MutateWindow, AWindowThatStopsSlidingKeepsNoFold) {
+  const auto sg = testing::spec_subgraph(kChainSpec);
+  const Space space(analyze(*sg, testing::test_target()));
+  nlohmann::json folded = nlohmann::json::parse(kPerRow);
+  folded["funcs"][0]["compute"]["fold_rows"] = 4;
+  const Schedule base = Schedule::from_json(folded, "test");
+  ASSERT_EQ(space.validate(base).value_or(""), "");
+  const auto mutator = make_window_mutator();
+  Rng rng(3);
+  int stopped = 0;
+  for (int i = 0; i < 200; ++i) {
+    const std::optional<Schedule> s = mutator->propose(base, space, rng);
+    if (!s || s->find("bx")->compute.sliding()) continue;
+    ++stopped;
+    EXPECT_EQ(s->find("bx")->compute.fold_rows, 0);
+    EXPECT_NO_THROW(Schedule::from_json(s->to_json(), "round trip"));
+  }
+  EXPECT_GT(stopped, 0);
+}
+
 TEST(MutateWindow, NothingToDoOnAGpu) {
   const auto sg = testing::spec_subgraph(kChainSpec);
   Analysis a = analyze(*sg, testing::test_target());
