@@ -68,10 +68,21 @@ RunOptions run_options_for(int threads, int min_repeats, double min_total_ms) {
 
 double run_timeout_ms(const RunOptions& o, std::optional<double> incumbent_median_ns) {
   if (!incumbent_median_ns) return o.timeout_cap_ms;
-  const double runs = 2.0 + o.timing.warmup_runs + o.timing.min_repeats;
-  const double relative = o.timeout_floor_ms + o.timing.min_total_ms +
-                          o.timeout_slowdown * (*incumbent_median_ns / 1e6) * runs;
+  const double full_runs = 2.0 + o.timing.warmup_runs + o.timing.min_repeats;
+  double incumbents = o.timeout_slowdown * full_runs;
+  if (o.hopeless_slowdown > 0 && o.hopeless_slowdown < o.timeout_slowdown) {
+    // Up to the hopeless slowdown a run is timed in full; beyond it, once.
+    const double hopeless_runs = 2.0 + o.timing.warmup_runs;
+    incumbents = std::max(o.hopeless_slowdown * full_runs, o.timeout_slowdown * hopeless_runs);
+  }
+  const double relative = o.timeout_floor_ms + o.timing.min_total_ms + (*incumbent_median_ns / 1e6) * incumbents;
   return std::min(o.timeout_cap_ms, relative);
+}
+
+TimingProtocol timing_for(const RunOptions& o, std::optional<double> incumbent_median_ns) {
+  TimingProtocol timing = o.timing;
+  if (o.hopeless_slowdown > 0 && incumbent_median_ns) timing.hopeless_ns = o.hopeless_slowdown * *incumbent_median_ns;
+  return timing;
 }
 
 Runner::Runner(RunOptions options)
@@ -135,7 +146,7 @@ MeasureResult Runner::run(const BuiltCandidate& candidate) {
     const ChildOutcome child = run_in_child(
         [&](int fd) {
           const MeasureResult r =
-              internal::measure_in_child(kernel, *workload, subgraph, options_.timing, threads_, set_threads,
+              internal::measure_in_child(kernel, *workload, subgraph, timing_for(options_, best), threads_, set_threads,
                                        options_.aot_allocation);
           const std::string bytes = encode_report(r);
           write_all(fd, bytes.data(), bytes.size());

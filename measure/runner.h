@@ -10,7 +10,8 @@
 //
 // Timeouts follow the incumbent, the best median measured so far for the same workload
 // (workload key): a run is killed once it takes `timeout_slowdown` times what the
-// incumbent's whole protocol would take, plus a floor, never more than the cap.
+// incumbent's whole protocol would take, plus a floor, never more than the cap. With a
+// hopeless slowdown, a run that many times slower than the incumbent is timed once.
 #pragma once
 
 #include <map>
@@ -38,6 +39,9 @@ struct RunOptions {
   TimingProtocol timing;
   // A run may take this many times the incumbent's expected protocol time; > 1.
   double timeout_slowdown = 20;
+  // A timed run this many times slower than the incumbent is the last one (0: never; the
+  // tuner's candidates use it, benchmarks and `ktune measure` time every run in full).
+  double hopeless_slowdown = 0;
   // Added to every relative limit (fork, page faults, the correctness check), milliseconds.
   double timeout_floor_ms = 2000;
   // Absolute limit of one run, and the limit when the workload has no incumbent, ms.
@@ -59,9 +63,16 @@ RunOptions run_options_for(int threads, int min_repeats, double min_total_ms);
 
 // The run limit in milliseconds for a workload whose incumbent median is
 // `incumbent_median_ns` (nullopt: no incumbent, the cap):
-//   min(cap, floor + min_total_ms + slowdown * incumbent * (2 + warmup_runs + min_repeats)).
+//   min(cap, floor + min_total_ms + slowdown * incumbent * (2 + warmup_runs + min_repeats)),
+// and with a hopeless slowdown h, which times a slower run once (2 + warmup_runs runs):
+//   min(cap, floor + min_total_ms + incumbent * max(h * (2 + warmup_runs + min_repeats),
+//                                                   slowdown * (2 + warmup_runs))).
 // A candidate up to `slowdown` times slower than the incumbent always finishes.
 double run_timeout_ms(const RunOptions& options, std::optional<double> incumbent_median_ns);
+
+// The timing protocol of a run whose workload's incumbent median is `incumbent_median_ns`:
+// options.timing, with hopeless_ns set from options.hopeless_slowdown.
+TimingProtocol timing_for(const RunOptions& options, std::optional<double> incumbent_median_ns);
 
 // Use one Runner from one thread: it measures one candidate at a time by design.
 class Runner {

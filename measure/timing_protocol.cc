@@ -22,6 +22,7 @@ std::vector<double> run_timing_protocol(const TimingProtocol& protocol, const st
     const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
     samples.push_back(ns);
     total_ns += ns;
+    if (protocol.hopeless_ns > 0 && ns > protocol.hopeless_ns) break;
   }
   return samples;
 }

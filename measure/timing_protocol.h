@@ -18,6 +18,9 @@ struct TimingProtocol {
   double min_total_ms = 200;
   // Timed runs at most, even if min_total_ms is not reached (tiny kernels); >= min_repeats.
   int max_repeats = 100000;
+  // A timed run slower than this many nanoseconds is the last (0: none is): a candidate that
+  // cannot win needs only its order of magnitude, not min_repeats runs of it.
+  double hopeless_ns = 0;
 };
 
 // Summary of the timed samples.
@@ -28,8 +31,9 @@ struct TimingSummary {
   int repeats = 0;        // number of samples
 };
 
-// Runs `run` warmup_runs times, then times it until the protocol is satisfied. Returns the
-// timed samples in nanoseconds, in run order. Exceptions from `run` propagate.
+// Runs `run` warmup_runs times, then times it until the protocol is satisfied or a run is
+// hopeless. Returns the timed samples in nanoseconds, in run order. Exceptions from `run`
+// propagate.
 std::vector<double> run_timing_protocol(const TimingProtocol& protocol, const std::function<void()>& run);
 
 // The q-quantile (0 <= q <= 1) of `sorted` (ascending, non-empty), interpolating linearly

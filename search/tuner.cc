@@ -516,6 +516,9 @@ struct Tuner::State {
 LocalMeasurerOptions local_measurer_options(const TuneOptions& options) {
   LocalMeasurerOptions local;
   local.run = measure::run_options_for(options.threads, options.min_repeats, options.repeat_min_ms);
+  // A candidate 4x slower than the best cannot win: one timed run ranks it for the model,
+  // and the rest of the protocol (seconds on a deep pipeline) goes to other candidates.
+  local.run.hopeless_slowdown = 4;
   // A reference that takes longer than the whole time budget leaves nothing to tune with.
   if (options.budget.seconds) {
     local.run.reference_timeout_ms = std::min(local.run.reference_timeout_ms, 1000 * *options.budget.seconds);

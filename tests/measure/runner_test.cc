@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "measure/usable_cores.h"
@@ -142,6 +143,13 @@ TEST(RunnerTest, TimeoutFollowsTheIncumbent) {
   EXPECT_DOUBLE_EQ(run_timeout_ms(o, 1e6), 2000 + 200 + 20 * 13);
   EXPECT_EQ(run_timeout_ms(o, 1e9), 120000);  // capped
 
+  // Timed in full up to 4x the incumbent (13 runs), once beyond: check, warm-up, one run.
+  o.hopeless_slowdown = 4;
+  EXPECT_DOUBLE_EQ(run_timeout_ms(o, 1e6), 2000 + 200 + std::max(4 * 13, 20 * 3));
+  o.hopeless_slowdown = 30;  // beyond the timeout's slowdown: nothing changes
+  EXPECT_DOUBLE_EQ(run_timeout_ms(o, 1e6), 2000 + 200 + 20 * 13);
+  o.hopeless_slowdown = 0;
+
   Runner runner(o);
   EXPECT_FALSE(runner.incumbent("w").has_value());
   runner.note_incumbent("w", 5e6);
@@ -162,6 +170,25 @@ TEST(RunnerTest, SlowCandidateIsCutOffRelativeToTheIncumbent) {
   EXPECT_EQ(r.status, MeasureStatus::kRunTimeout) << describe(r);
   EXPECT_THAT(r.message, HasSubstr("incumbent median"));
   EXPECT_LT(r.run_wall_ms, 5000);  // far below the 60 s cap
+}
+
+TEST(RunnerTest, ACandidateFarSlowerThanTheIncumbentIsTimedOnce) {
+  const auto scale = testing::make_scale();
+  const BuildBatch built = build_candidates({trivial(scale.get(), "s")}, BuildOptions{1, 60000, "", std::nullopt});
+  RunOptions o = quick_options();
+  o.timeout_floor_ms = 10000;  // a fork and a check on a busy machine, far from the limit
+  o.timeout_cap_ms = 60000;
+  o.hopeless_slowdown = 4;
+  Runner runner(o);
+  runner.note_incumbent(scale->key().key, 1);  // the best so far took 1 ns
+  const MeasureResult hopeless = runner.run(built.candidates[0]);
+  ASSERT_EQ(hopeless.status, MeasureStatus::kOk) << describe(hopeless);
+  EXPECT_EQ(hopeless.repeats, 1);
+
+  Runner no_incumbent(o);  // nothing to lose against: timed in full
+  const MeasureResult full = no_incumbent.run(built.candidates[0]);
+  ASSERT_EQ(full.status, MeasureStatus::kOk) << describe(full);
+  EXPECT_GE(full.repeats, o.timing.min_repeats);
 }
 
 TEST(RunnerTest, SuccessfulRunBecomesTheIncumbent) {

@@ -34,6 +34,23 @@ TEST(MeasureTimingProtocolTest, MaxRepeatsBoundsTinyRuns) {
   EXPECT_EQ(run_timing_protocol(p, [] {}).size(), 50u);
 }
 
+TEST(MeasureTimingProtocolTest, AHopelessRunIsTheLast) {
+  TimingProtocol p{/*warmup_runs=*/1, /*min_repeats=*/5, /*min_total_ms=*/0, /*max_repeats=*/100};
+  p.hopeless_ns = 1e6;
+  int calls = 0;
+  const auto two_ms = [&] {
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  };
+  EXPECT_EQ(run_timing_protocol(p, two_ms).size(), 1u);
+  EXPECT_EQ(calls, 2);  // the warm-up run and one timed run
+
+  p.hopeless_ns = 60e9;  // a minute: no 2 ms run is hopeless
+  EXPECT_EQ(run_timing_protocol(p, two_ms).size(), 5u);
+  p.hopeless_ns = 0;  // never
+  EXPECT_EQ(run_timing_protocol(p, two_ms).size(), 5u);
+}
+
 TEST(MeasureTimingProtocolTest, SummaryIsMedianMinAndInterquartileRange) {
   const TimingSummary s = summarize({9, 1, 5, 3, 7});
   EXPECT_EQ(s.repeats, 5);
