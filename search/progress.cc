@@ -76,7 +76,8 @@ void Progress::round(const RoundRecord& r) {
     nlohmann::json j = {{"elapsed_s", r.elapsed_s}, {"task", r.task},   {"workload_key", r.workload_key},
                         {"round", r.round},         {"measured", r.measured}, {"ok", r.ok},
                         {"round_best_ns", r.round_best_ns}, {"best_ns", r.best_ns}, {"trials", r.trials},
-                        {"model", r.model}};
+                        {"model", r.model}, {"search_s", r.search_s}, {"build_s", r.build_s},
+                        {"run_s", r.run_s}};
     std::fprintf(log_, "%s\n", j.dump().c_str());
     std::fflush(log_);
   }

@@ -31,6 +31,9 @@ struct RoundRecord {
   double best_ns = -1;       // the task's best so far
   int trials = 0;            // the task's trials so far
   std::string model;         // cost model kind used to pick the round's candidates
+  double search_s = 0;       // proposing the round's candidates (the search and its model)
+  double build_s = 0;        // its candidates' builds, summed (several build at a time)
+  double run_s = 0;          // its candidates' isolated runs, summed (one runs at a time)
 };
 
 class Progress {

@@ -247,9 +247,10 @@ struct TuningRun {
     if (const std::optional<double> window = search_window_s(typical_build_s(t), candidates_per_machine(), builders())) {
       search_until_s = std::min(search_until_s, elapsed() + *window);
     }
+    const double search_start = elapsed();
     const std::vector<Proposal> proposals = propose_within_budget(t, scorer);
     if (!proposals.empty()) {
-      submit_round(task, proposals, scorer, *last_start);
+      submit_round(task, proposals, scorer, *last_start, elapsed() - search_start);
       if (static_cast<int>(submitted.size()) >= measurer.depth()) collect_oldest();
     } else if (!submitted.empty()) {
       collect_oldest();  // the budget's trials are out there, or the task's last schedules
@@ -327,11 +328,12 @@ struct TuningRun {
     return proposals;
   }
 
-  // Hands the round's candidates to the measurer (none may start building after `last_start`
-  // elapsed seconds, so the budget holds). They count as measured for the search from now
-  // on, so a round proposed before this one is collected does not propose them again.
+  // Hands the round's candidates, proposed in `search_s` seconds, to the measurer (none may
+  // start building after `last_start` elapsed seconds, so the budget holds). They count as
+  // measured for the search from now on, so a round proposed before this one is collected
+  // does not propose them again.
   void submit_round(size_t task, const std::vector<Proposal>& proposals, const cost_model::CostModel& scorer,
-                    double last_start) {
+                    double last_start, double search_s) {
     Task& t = tasks[task];
     MeasureRound round;
     round.subgraph = t.subgraph.get();
@@ -343,6 +345,7 @@ struct TuningRun {
     round.start_before = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                      std::chrono::duration<double>(last_start));
     SubmittedRound s{task, proposals, {}, new_round_record(t, scorer), round.incumbent};
+    s.record.search_s = search_s;
     for (const MeasureItem& item : round.items) {
       s.hashes.push_back(item.schedule_hash);
       t.measured.insert(item.schedule_hash);

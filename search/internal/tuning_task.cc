@@ -174,6 +174,8 @@ void count_result(Task& t, const Proposal& p, const measure::MeasureResult& r, R
   ++t.summary.trials;
   ++t.summary.trials_this_run;
   ++record.measured;
+  if (r.build_ms > 0) record.build_s += r.build_ms / 1000;
+  if (r.run_wall_ms > 0) record.run_s += r.run_wall_ms / 1000;
   if (r.ok()) {
     ++record.ok;
     ++t.summary.ok_this_run;

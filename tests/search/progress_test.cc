@@ -3,6 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "common/duration_text.h"
 
 namespace ktune::search {
@@ -42,6 +48,33 @@ TEST(ProgressOffATerminal, EachRoundLineCarriesTheEta) {
   ::testing::internal::CaptureStderr();
   unbounded.round(round);
   EXPECT_THAT(::testing::internal::GetCapturedStderr(), Not(HasSubstr("ETA")));
+}
+
+TEST(ProgressLog, EachRoundsLineCarriesItsSearchBuildAndRunSeconds) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("ktune_progress_" + std::to_string(getpid()) + ".log")).string();
+  std::filesystem::remove(path);
+  {
+    Progress progress(false, path, std::nullopt, std::nullopt);
+    RoundRecord round;
+    round.task = "softmax";
+    round.round = 3;
+    round.search_s = 1.5;
+    round.build_s = 9.25;
+    round.run_s = 2;
+    ::testing::internal::CaptureStderr();
+    progress.round(round);
+    ::testing::internal::GetCapturedStderr();
+  }
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j.at("round"), 3);
+  EXPECT_DOUBLE_EQ(j.at("search_s").get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(j.at("build_s").get<double>(), 9.25);
+  EXPECT_DOUBLE_EQ(j.at("run_s").get<double>(), 2);
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // A round's proposals (search/internal/tuning_task.h): a search that runs out of time before
 // it scores anything leaves the round to random samples instead of ending the task; the
-// first round measures the heuristic and its strip variants.
+// first round measures the heuristic and its strip variants; a round sums its results' build
+// and run seconds.
 #include "search/internal/tuning_task.h"
 
 #include <algorithm>
@@ -13,6 +14,22 @@
 
 namespace ktune::search::internal {
 namespace {
+
+TEST(CountResult, TheRoundSumsItsBuildAndRunSeconds) {
+  Task t;
+  RoundRecord record;
+  measure::MeasureResult built_and_run;
+  built_and_run.status = measure::MeasureStatus::kRunTimeout;
+  built_and_run.build_ms = 1500;
+  built_and_run.run_wall_ms = 3400;
+  count_result(t, Proposal{}, built_and_run, record);
+  measure::MeasureResult not_built;  // a build error: no build time, no run
+  not_built.status = measure::MeasureStatus::kBuildError;
+  count_result(t, Proposal{}, not_built, record);
+  EXPECT_EQ(record.measured, 2);
+  EXPECT_DOUBLE_EQ(record.build_s, 1.5);
+  EXPECT_DOUBLE_EQ(record.run_s, 3.4);
+}
 
 TEST(ProposeRound, ASearchOutOfTimeLeavesTheRoundToRandomSamples) {
   Task t;
