@@ -11,6 +11,7 @@
 #include "scheduler/isl_context.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/row_producers.h"
+#include "scheduler/strip_row_walks.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -215,8 +216,7 @@ int64_t rows_ahead_of_readers(const Analysis& analysis, const Schedule& schedule
 // per iteration of a host row: Halide bounds the rows one host row reads of it loosely (from
 // row y - 1 to y + 1 over the ratio), up to `ratio` more. 0 at the host's resolution.
 int64_t lower_resolution_slack(const FuncAnalysis& window, const FuncAnalysis& host) {
-  if (window.extents.size() < 2 || host.extents.size() < 2 || window.extents[1] <= 0) return 0;
-  const int64_t ratio = (host.extents[1] + window.extents[1] / 2) / window.extents[1];
+  const int64_t ratio = vertical_ratio(window, host);
   return ratio > 1 ? ratio : 0;
 }
 
@@ -319,6 +319,7 @@ bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::
   schedule.funcs[leader].stages = {*stage};
   const std::string row = stage->splits[1].inner, strip = stage->splits[1].outer;
   const int windows = place_producers(analysis, schedule, leader, row, strip, leaders);
+  if (windows > 0) walk_rows(analysis, schedule, leader, row, rows_per_walk(analysis, schedule, leader, row));
   if (windows > 0 || !la.is_output || keep_output) return true;
   schedule = before;
   leaders.resize(known_leaders);

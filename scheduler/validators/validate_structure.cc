@@ -1,6 +1,6 @@
 // Structure: every Func of the analysis is scheduled exactly once, stages exist, splits
-// name existing loops with factors no larger than the loop (and never split an earlier
-// split's inner piece), orders are permutations that
+// name existing loops with factors no larger than the loop (and split an earlier split's
+// inner piece only into whole scalar parts), orders are permutations that
 // keep the reduction loops in their original relative order, the parallel loops are the
 // outermost ones, and the vectorized loop is the innermost one. A split's tail strategy is
 // one its loop allows (scheduler/tail_strategy.h).
@@ -41,9 +41,17 @@ std::optional<std::string> check_reduction_order(const LoopNest& nest, const Sta
   return std::nullopt;
 }
 
-// The splits of stage `st`: tail strategies its loops allow, no split of an earlier split's
-// inner piece, factors no larger than the loop when the split applies; rfactor's splits
-// keep the guard tail.
+// True when `split` cuts the inner piece of `earlier` into whole parts that stay scalar (a
+// strip's rows walked in aligned pairs): with no guard to lose and no tail of its own, the
+// miscompile below cannot happen.
+bool splits_inner_piece_evenly(const LoopSplit& earlier, const LoopSplit& split, const StageSchedule& st) {
+  return earlier.tail != Tail::kGuard && earlier.factor % split.factor == 0 && st.vectorize != split.inner &&
+         st.vectorize != split.outer;
+}
+
+// The splits of stage `st`: tail strategies its loops allow, an earlier split's inner piece
+// split again only evenly, factors no larger than the loop when the split applies;
+// rfactor's splits keep the guard tail.
 std::optional<std::string> check_splits(const Schedule& s, const Analysis& a, const FuncAnalysis& fa,
                                         const FuncSchedule& f, const StageSchedule& st) {
   if (st.rfactor) {
@@ -57,8 +65,9 @@ std::optional<std::string> check_splits(const Schedule& s, const Analysis& a, co
     // (and vectorized): the result reads and writes outside the Func's region.
     for (const LoopSplit& earlier : st.splits) {
       if (&earlier == &split) break;
-      if (earlier.inner == split.loop) {
-        return "\"" + split.loop + "\" is the inner piece of an earlier split and cannot be split again";
+      if (earlier.inner == split.loop && !splits_inner_piece_evenly(earlier, split, st)) {
+        return "\"" + split.loop + "\" is the inner piece of an earlier split and cannot be split again" +
+               " (only into whole scalar parts of a split without a guard)";
       }
     }
     // The loop being split had this extent when the split was applied.

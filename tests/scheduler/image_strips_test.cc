@@ -187,6 +187,42 @@ TEST(ImageStrips, ABoundaryConditionThatAStencilReadsGetsAWindow) {
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
 }
 
+// A demosaic reads half-resolution Bayer planes at y / 2: the output's strips are walked two
+// rows at a time, and the planes' windows are computed per walk.
+TEST(ImageStrips, WindowsAtHalfTheRowsAreComputedPerPairOfRows) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_camera_raw",
+                                                     {{"width", "256"}, {"height", "192"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  const FuncSchedule* output = h.find("output");
+  ASSERT_NE(output, nullptr);
+  const StageSchedule& st = output->stages.front();
+  const LoopSplit& walk = st.splits.back();
+  EXPECT_EQ(walk.loop, st.splits[1].inner);
+  EXPECT_EQ(walk.factor, 2);
+  int windows_per_walk = 0;
+  for (const FuncSchedule& f : h.funcs) {
+    if (!f.compute.sliding()) continue;
+    EXPECT_EQ(f.compute.loop, walk.outer) << f.func;
+    ++windows_per_walk;
+  }
+  EXPECT_GT(windows_per_walk, 0);
+  const auto inputs = sg->make_inputs(3);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
+TEST(ImageStrips, AChainAtOneResolutionIsWalkedRowByRow) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_stencil_chain",
+                                                     {{"width", "128"}, {"height", "96"}});
+  const Schedule h = Space(analyze(*sg, testing::test_target())).heuristic();
+  for (const FuncSchedule& f : h.funcs) {
+    if (!f.compute.sliding()) continue;
+    const StageSchedule& host = h.find(f.compute.consumer)->stages.front();
+    EXPECT_EQ(f.compute.loop, host.splits[1].inner) << f.func;
+  }
+}
+
 TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
   const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
   const Analysis a = analyze(*sg, testing::test_target());

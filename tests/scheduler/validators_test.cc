@@ -24,6 +24,12 @@ class ValidatorsTest : public ::testing::Test {
     s.find("C_acc")->stages = {st};
     return s;
   }
+  // The naive schedule with output C's stage replaced by `st`.
+  Schedule with_output_stage(const StageSchedule& st) const {
+    Schedule s = space_->naive();
+    s.find("C")->stages = {st};
+    return s;
+  }
   std::string reason(const Schedule& s) const { return space_->validate(s).value_or(""); }
 
   std::unique_ptr<subgraphs::SpecSubgraph> sg_;
@@ -88,6 +94,23 @@ TEST_F(ValidatorsTest, InnerPieceOfASplitIsNotSplitAgain) {
   EXPECT_THAT(reason(with_update(st)), HasSubstr("\"x_t\" is the inner piece of an earlier split"));
   st.splits = {{"x", "x_t", "x_i", 8}, {"x_t", "x_o", "x_m", 8}};
   EXPECT_EQ(reason(with_update(st)), "");
+}
+
+TEST_F(ValidatorsTest, AnInnerPieceWithoutAGuardSplitsIntoWholeScalarParts) {
+  // A strip's rows walked in pairs: the pieces of a shifted split cut evenly, no vector.
+  StageSchedule st;
+  st.stage = 0;
+  st.splits = {{"y", "y_o", "y_t", 64, Tail::kShiftInwards}, {"y_t", "y_i", "y_p", 2, Tail::kShiftInwards}};
+  EXPECT_EQ(reason(with_output_stage(st)), "");
+  st.splits[1].factor = 3;  // 64 rows do not make whole triples
+  EXPECT_THAT(reason(with_output_stage(st)), HasSubstr("\"y_t\" is the inner piece of an earlier split"));
+  st.splits[1].factor = 2;
+  st.splits[0].tail = Tail::kGuard;  // the guard Halide 14 loses
+  EXPECT_THAT(reason(with_output_stage(st)), HasSubstr("\"y_t\" is the inner piece of an earlier split"));
+  st.splits[0].tail = Tail::kShiftInwards;
+  st.order = {"y_p", "x", "y_i", "y_o"};
+  st.vectorize = "y_p";  // a vector of the piece, innermost
+  EXPECT_THAT(reason(with_output_stage(st)), HasSubstr("\"y_t\" is the inner piece of an earlier split"));
 }
 
 TEST_F(ValidatorsTest, ReductionPiecesKeepTheirOrder) {
