@@ -1,6 +1,7 @@
 // Learned cost models in the tuning database: train one from a device's measurements
 // (with held-out figures computed first), store it as a blob with its feature version,
-// sample count and metrics, and load the newest one that matches the running features.
+// sample count and metrics (held-out figures, samples per workload), and load the newest
+// one that matches the running features.
 // A stored model of another feature version is never loaded: the caller retrains.
 //
 //   Dataset data = load_dataset(db, device_key, lookup);          // dataset.h
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +40,12 @@ struct StoredModel {
 // or the device is unknown.
 TrainResult train_and_store(tuning_db::TuningDb& db, const std::string& device_key, const Dataset& data,
                             const XgboostParams& params = {}, uint64_t seed = 1);
+
+// The training samples of each workload (by key) that a stored model learned from, as
+// train_and_store records them in its metrics; empty for a model stored before they were
+// recorded, or whose metrics do not read. A ranking model has learned nothing of a workload
+// it never saw.
+std::map<std::string, int> workload_samples(const tuning_db::ModelRecord& record);
 
 // The newest "xgboost-rank" model of the device trained with kFeatureVersion; nullopt when
 // there is none. Throws ktune::UserError for a stored blob that is corrupt.

@@ -50,12 +50,13 @@ using internal::count_result;
 using internal::give_up_if_nothing_runs;
 using internal::load_task_state;
 using internal::propose_round;
+using internal::samples_seen_by_model;
 using internal::stored_best_item;
 using internal::stored_best_ns;
 using internal::Task;
 using internal::typical_build_s;
 
-constexpr int kMinSamplesToTrain = 16;  // ok measurements before the learned model replaces the analytical one
+constexpr int kMinSamplesToTrain = 16;  // ok measurements of a task's algorithm before the learned model ranks it
 constexpr int kNewSamplesToRetrain = 4; // new ok measurements between retrainings
 constexpr double kProbeTimeoutMs = 120000;  // analysis, space and features of one subgraph, in a child
 
@@ -115,6 +116,7 @@ struct TuningRun {
   Measurer& measurer;
   std::map<std::string, int64_t> other_device_ids;  // results timed on another device (mixed MPI ranks)
   std::unique_ptr<cost_model::CostModel> model;             // the newest learned model, if any
+  std::map<std::string, int> model_samples;                 // its training samples per workload key
   std::unique_ptr<cost_model::AnalyticalModel> analytical;  // stands in until the learned model is trained
   int new_ok = 0;      // ok measurements since the last retraining
   int trained_on = 0;  // samples the last retraining saw
@@ -190,10 +192,11 @@ struct TuningRun {
     }
   }
 
-  // The cost model: the newest stored one, or the analytical model until enough data exists.
+  // The cost model: the newest stored one, and the analytical model for the tasks it has not
+  // learned enough of.
   void load_cost_model() {
     try {
-      if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
+      use_latest_model();
     } catch (const UserError& e) {
       progress.note(std::string("ktune: ignoring the stored cost model: ") + e.what());
     }
@@ -242,7 +245,7 @@ struct TuningRun {
     Task& t = tasks[task];
     const std::optional<double> last_start = last_build_start_s(t);
     if (!last_start) return false;
-    const cost_model::CostModel& scorer = current_scorer();
+    const cost_model::CostModel& scorer = current_scorer(t);
     search_until_s = elapsed() + std::max(0.0, *last_start - elapsed()) / 2;
     if (const std::optional<double> window = search_window_s(typical_build_s(t), candidates_per_machine(), builders())) {
       search_until_s = std::min(search_until_s, elapsed() + *window);
@@ -308,9 +311,25 @@ struct TuningRun {
     return last_start;
   }
 
-  // The model that ranks candidates: the learned one once it is trained, the analytical one before.
-  const cost_model::CostModel& current_scorer() const {
-    return model && model->trained() ? *model : static_cast<const cost_model::CostModel&>(*analytical);
+  // The model that ranks `t`'s candidates: the learned one once it has learned from
+  // kMinSamplesToTrain of `t`'s algorithm, the analytical one before. A ranking model trained
+  // on other pipelines ranks a new one no better than chance, or worse: on a deep stencil
+  // chain, one trained on blur pipelines put schedules 40x slower than the heuristic first.
+  const cost_model::CostModel& current_scorer(const Task& t) const {
+    return model_knows(t) ? *model : static_cast<const cost_model::CostModel&>(*analytical);
+  }
+
+  // True when the learned model is trained and has learned enough of `t`'s algorithm.
+  bool model_knows(const Task& t) const {
+    return model && model->trained() && samples_seen_by_model(t, model_samples) >= kMinSamplesToTrain;
+  }
+
+  // Takes the newest stored model of the device, with what it learned from, if there is one.
+  void use_latest_model() {
+    if (auto stored = cost_model::load_latest_model(store, device_key)) {
+      model = std::move(stored->model);
+      model_samples = cost_model::workload_samples(stored->record);
+    }
   }
 
   // Task `t`'s proposals for this round, no more than the trial budget has left once the
@@ -455,8 +474,14 @@ struct TuningRun {
 
   // Retrains after a tenth more data (at least kNewSamplesToRetrain samples): each
   // retraining reads every stored schedule, so a fixed interval would grow quadratically.
+  // A task the model has not learned retrains as soon as it has the samples to be learned.
   void retrain_if_due() {
-    if (opt.train_model && new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10) && budget_left()) {
+    const bool tenth_more = new_ok >= std::max(kNewSamplesToRetrain, trained_on / 10);
+    const bool task_to_learn = new_ok >= kNewSamplesToRetrain && std::any_of(active.begin(), active.end(), [&](size_t i) {
+      const Task& t = tasks[i];
+      return !model_knows(t) && t.ok_stored + t.summary.ok_this_run >= kMinSamplesToTrain;
+    });
+    if (opt.train_model && (tenth_more || task_to_learn) && budget_left()) {
       retrain();
       new_ok = 0;
     }
@@ -476,7 +501,7 @@ struct TuningRun {
       trained_on = static_cast<int>(data.samples.size());
       if (static_cast<int>(data.samples.size()) < kMinSamplesToTrain) return;
       cost_model::train_and_store(store, device_key, data, {}, opt.seed);
-      if (auto stored = cost_model::load_latest_model(store, device_key)) model = std::move(stored->model);
+      use_latest_model();
     } catch (const std::exception& e) {
       progress.note(std::string("ktune: cost model not retrained: ") + e.what());
     }

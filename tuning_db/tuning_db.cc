@@ -268,6 +268,27 @@ std::vector<std::string> TuningDb::measured_schedule_hashes(const std::string& w
   return out;
 }
 
+std::vector<ScheduleRecord> TuningDb::timed_out_schedules(const std::string& workload_key,
+                                                          const std::string& device_key) {
+  auto& s = impl_->stmt(
+      "SELECT DISTINCT s.id, s.workload_id, s.hash, s.json FROM schedules s "
+      "JOIN workloads w ON w.id = s.workload_id JOIN measurements m ON m.schedule_id = s.id "
+      "JOIN devices d ON d.id = m.device_id WHERE w.key = ?1 AND d.key = ?2 AND m.status = 'run_timeout' "
+      "AND NOT EXISTS (SELECT 1 FROM measurements ok WHERE ok.schedule_id = s.id "
+      "AND ok.device_id = d.id AND ok.status = 'ok') ORDER BY s.hash");
+  s.bind(1, workload_key).bind(2, device_key);
+  std::vector<ScheduleRecord> out;
+  while (s.step()) {
+    ScheduleRecord r;
+    r.id = s.column_int64(0);
+    r.workload_id = s.column_int64(1);
+    r.hash = s.column_text(2);
+    r.json = s.column_text(3);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 std::optional<RunRecord> TuningDb::find_run(int64_t run_id) {
   static const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?1";
   auto& s = impl_->stmt(sql.c_str()).bind(1, run_id);

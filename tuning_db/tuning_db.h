@@ -167,6 +167,11 @@ class TuningDb {
   // sorted: what a resumed run need not measure again.
   std::vector<std::string> measured_schedule_hashes(const std::string& workload_key,
                                                     const std::string& device_key);
+  // The schedules of a workload that the run limit killed on a device and that never ran to
+  // an ok measurement there, by hash: slower than anything that finished, which is what a
+  // cost model should learn from them.
+  std::vector<ScheduleRecord> timed_out_schedules(const std::string& workload_key,
+                                                  const std::string& device_key);
   std::optional<RunRecord> find_run(int64_t run_id);
   DbStats stats();
   // Checks every page of the file (PRAGMA quick_check: b-trees, free list, record formats),

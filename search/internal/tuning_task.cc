@@ -92,6 +92,16 @@ std::optional<MeasureItem> stored_best_item(db::TuningDb& store, const Task& t, 
 // A task's state from the database: its workload row, the schedules measured on this
 // device, the best time (the measurer's incumbent), and the seeds of the search (the
 // database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
+int samples_seen_by_model(const Task& t, const std::map<std::string, int>& model_samples) {
+  const auto seen = [&](const std::string& key) {
+    const auto it = model_samples.find(key);
+    return it == model_samples.end() ? 0 : it->second;
+  };
+  int samples = seen(t.summary.workload_key);
+  for (const std::string& key : t.family_keys) samples += seen(key);
+  return samples;
+}
+
 void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std::string& device_key) {
   const subgraphs::Subgraph& sg = *t.subgraph;
   const db::WorkloadRecord w = schedule_store::workload_record(sg);
@@ -101,6 +111,7 @@ void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std
   const Schedule heuristic = t.space->heuristic();
   t.heuristic_hash = heuristic.hash();
   for (const db::BestEntry& e : store.top_k(w.key, device_key, 1000)) {
+    ++t.ok_stored;
     if (e.schedule_hash == t.heuristic_hash && e.measurement.median_ns) t.summary.heuristic_ns = *e.measurement.median_ns;
     if (t.seeds.size() < 32) {
       if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
@@ -117,6 +128,7 @@ void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std
   // The same algorithm tuned at other shapes.
   for (const db::WorkloadRecord& other : store.workloads_in_family(w.family_key)) {
     if (other.key == w.key) continue;
+    t.family_keys.push_back(other.key);
     for (const db::BestEntry& e : store.top_k(other.key, device_key, 4)) {
       if (auto s = parse_schedule(e.schedule_json)) t.seeds.push_back(*s);
     }

@@ -44,7 +44,13 @@ struct Task {
   int failed_streak = 0;              // candidates failed in a row since the last ok one
   std::map<std::string, int> failures;  // messages of that streak, counted
   std::vector<double> build_s;        // build time of each candidate built in this run, seconds
+  int ok_stored = 0;                  // schedules with an ok measurement on this device before this run
+  std::vector<std::string> family_keys;  // the workload keys of the same algorithm at other shapes
 };
+
+// The training samples of `t`'s algorithm (its workload and its other shapes) that a learned
+// model saw, given the model's samples per workload key.
+int samples_seen_by_model(const Task& t, const std::map<std::string, int>& model_samples);
 
 // What building one candidate of `t` typically takes, in seconds: the median of this run's
 // builds, 0 before the first.

@@ -91,8 +91,20 @@ TEST_F(ModelStore, TrainAndStoreRecordsHeldOutMetrics) {
   EXPECT_EQ(metrics.at("split"), "random split within workloads");
   EXPECT_GT(metrics.at("model").at("pairwise_accuracy").get<double>(), 0.7);
   EXPECT_EQ(metrics.at("feature_count").get<int>(), feature_count());
+  EXPECT_EQ(workload_samples(loaded->record), data.samples_per_workload());
+  EXPECT_EQ(workload_samples(loaded->record).size(), 4u);
   EXPECT_EQ(loaded->model->predict(rows(data)), stored_predictions);
   EXPECT_THROW(train_and_store(db, "no-such-device", data), UserError);
+}
+
+TEST(ModelWorkloadSamples, AModelStoredWithoutThemKnowsNoWorkload) {
+  tuning_db::ModelRecord record;
+  for (const char* metrics : {"{}", "not json", R"({"workload_samples": [1, 2]})"}) {
+    record.metrics = metrics;
+    EXPECT_TRUE(workload_samples(record).empty()) << metrics;
+  }
+  record.metrics = R"({"workload_samples": {"a": 20, "b": "x"}})";
+  EXPECT_EQ(workload_samples(record), (std::map<std::string, int>{{"a", 20}}));
 }
 
 TEST_F(ModelStore, OtherFeatureVersionsAreRefused) {
@@ -188,6 +200,50 @@ TEST_F(ModelStore, DatasetComesFromStoredSchedulesAndMeasurements) {
   }
   EXPECT_EQ(data.analytical_scores.size(), data.samples.size());
   EXPECT_THROW(load_dataset(db, "no-such-device", [](const tuning_db::WorkloadRecord&) { return nullptr; }), UserError);
+}
+
+TEST_F(ModelStore, AKilledScheduleTrainsAsSlowerThanEveryFinishedOne) {
+  const auto sg = testing::spec_subgraph(testing::kMatmulSpec);
+  const scheduler::Analysis analysis = scheduler::analyze(*sg, testing::test_target());
+  const scheduler::Space space(analysis);
+  TuningDb db = open();
+  const int64_t device_id = db.upsert_device(device());
+  tuning_db::WorkloadRecord w;
+  w.key = sg->key().key;
+  w.name = sg->name();
+  w.family_key = sg->key().family_key;
+  const int64_t workload_id = db.upsert_workload(w);
+  const auto store = [&](const scheduler::Schedule& schedule, tuning_db::MeasureStatus status, double ns) {
+    tuning_db::MeasurementRecord m;
+    m.schedule_id = db.upsert_schedule(workload_id, schedule.hash(), schedule.to_json().dump());
+    m.device_id = device_id;
+    m.status = status;
+    if (status == tuning_db::MeasureStatus::kOk) {
+      m.median_ns = m.min_ns = ns;
+      m.spread_ns = 1;
+      m.repeats = 5;
+    }
+    db.record_measurement(m);
+  };
+  store(space.heuristic(), tuning_db::MeasureStatus::kOk, 1000);
+  store(space.naive(), tuning_db::MeasureStatus::kRunTimeout, 0);
+  const FeatureExtractor extractor(analysis);
+  const ExtractorLookup lookup = [&](const tuning_db::WorkloadRecord&) { return &extractor; };
+
+  Dataset data = load_dataset(db, "test-device", lookup);
+  ASSERT_EQ(data.samples.size(), 2u);
+  EXPECT_EQ(data.timed_out, 1);
+  EXPECT_EQ(data.schedule_hashes[1], space.naive().hash());
+  EXPECT_EQ(data.samples[1].runtime_ns, 2000);  // twice the slowest finished one
+  EXPECT_EQ(data.samples[1].features, extractor.extract_one(space.naive()));
+  EXPECT_EQ(data.samples_per_workload(), (std::map<std::string, int>{{w.key, 2}}));
+
+  // Once it runs to an ok timing, that timing is its sample.
+  store(space.naive(), tuning_db::MeasureStatus::kOk, 5000);
+  data = load_dataset(db, "test-device", lookup);
+  EXPECT_EQ(data.timed_out, 0);
+  ASSERT_EQ(data.samples.size(), 2u);
+  EXPECT_EQ(data.samples[1].runtime_ns, 5000);
 }
 
 }  // namespace

@@ -294,6 +294,34 @@ TEST_F(TuningDbTest, MeasuredHashesIncludeFailures) {
             (std::vector<std::string>{"bad", "ok1"}));
 }
 
+TEST_F(TuningDbTest, TimedOutSchedulesAreThoseKilledThatNeverRanToAnOkTiming) {
+  auto s = seed(file("a.db"));
+  s.add("ok1", 10, 1, 1);
+  const auto store_failure = [&](const std::string& hash, MeasureStatus status, int64_t at_ms) {
+    const int64_t id = s.db.upsert_schedule(s.workload_id, hash, testing::schedule_json(hash));
+    s.db.record_measurement(testing::failed_measurement(id, s.device_id, status, at_ms));
+    return id;
+  };
+  store_failure("killed", MeasureStatus::kRunTimeout, 2);
+  store_failure("killed", MeasureStatus::kRunTimeout, 3);  // killed twice: listed once
+  store_failure("crashed", MeasureStatus::kCrash, 4);
+  // Killed once, then timed ok (a quieter machine): it has a timing, so it is not listed.
+  const int64_t later_ok = store_failure("later-ok", MeasureStatus::kRunTimeout, 5);
+  s.db.record_measurement(testing::ok_measurement(later_ok, s.device_id, 500, 1, 6));
+  // Killed on another device only.
+  const int64_t other_device = s.db.upsert_device(testing::sample_device("host-other"));
+  const int64_t elsewhere = s.db.upsert_schedule(s.workload_id, "elsewhere", testing::schedule_json("elsewhere"));
+  s.db.record_measurement(testing::failed_measurement(elsewhere, other_device, MeasureStatus::kRunTimeout, 7));
+
+  const std::vector<ScheduleRecord> killed = s.db.timed_out_schedules("wl-matmul-64", "host-avx2");
+  ASSERT_EQ(killed.size(), 1u);
+  EXPECT_EQ(killed[0].hash, "killed");
+  EXPECT_EQ(killed[0].json, testing::schedule_json("killed"));
+  EXPECT_EQ(killed[0].workload_id, s.workload_id);
+  EXPECT_EQ(s.db.timed_out_schedules("wl-matmul-64", "host-other").size(), 1u);
+  EXPECT_TRUE(s.db.timed_out_schedules("no-such-workload", "host-avx2").empty());
+}
+
 TEST_F(TuningDbTest, ModelsLoadTheNewestOfTheRequestedKindAndFeatureVersion) {
   auto s = seed(file("a.db"));
   auto model = [&](int version, int64_t at, uint8_t byte) {

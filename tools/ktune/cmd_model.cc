@@ -99,8 +99,8 @@ LoadedData load(tuning_db::TuningDb& db, const ModelOptions& o) {
     return d.extractors.emplace(w.key, std::move(ex)).first->second.get();
   });
   for (const std::string& s : d.data.skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
-  std::fprintf(stderr, "%zu measured schedules in %d workloads on device %s\n", d.data.samples.size(),
-               d.data.workloads(), d.device_key.c_str());
+  std::fprintf(stderr, "%zu measured schedules (%d of them killed by the run limit) in %d workloads on device %s\n",
+               d.data.samples.size(), d.data.timed_out, d.data.workloads(), d.device_key.c_str());
   if (d.data.samples.empty()) {
     throw UserError(format_user_error(o.db, "", "no ok measurements on device " + d.device_key +
                                                     "; measure some with `ktune sample`"));
