@@ -34,6 +34,13 @@ inline std::string without_uniquifiers(const std::string& text) {
   return std::regex_replace(out, std::regex("_[0-9]+_intm\\b"), "");
 }
 
+// An rfactor intermediate's name without the number Halide put between its Func's name and
+// "_intm" ("y_max_42_intm" -> "y_max_intm"), which depends on the Funcs the process made
+// before; other names as they are.
+inline std::string without_intermediate_number(const std::string& name) {
+  return std::regex_replace(name, std::regex("_[0-9]+_intm$"), "_intm");
+}
+
 // Every Func of `built` by the stable name schedules use and, with `inputs`, the Func
 // through which it reads each input, by the input's name (what a printed pack calls
 // `K.in()` on).
@@ -42,7 +49,7 @@ inline std::map<std::string, Halide::Func> funcs_by_name(const subgraphs::BuiltP
   const std::vector<Halide::Func> funcs = subgraphs::pipeline_funcs(built);
   const std::vector<subgraphs::FuncNames> names = subgraphs::canonical_names(funcs);
   std::map<std::string, Halide::Func> by_name;
-  for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(names[k].name, funcs[k]);
+  for (size_t k = 0; k < funcs.size(); ++k) by_name.emplace(without_intermediate_number(names[k].name), funcs[k]);
   for (const InputAnalysis& in : analysis.inputs) {
     if (!inputs) break;
     const Halide::Func wrapper = subgraphs::input_wrapper(built, in.name);
