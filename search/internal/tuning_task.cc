@@ -89,9 +89,7 @@ std::optional<MeasureItem> stored_best_item(db::TuningDb& store, const Task& t, 
   return MeasureItem{best->schedule_hash, std::move(*schedule), "incumbent"};
 }
 
-// A task's state from the database: its workload row, the schedules measured on this
-// device, the best time (the measurer's incumbent), and the seeds of the search (the
-// database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
+// What the model learned of `t`'s algorithm: the samples of its workload and of its other shapes.
 int samples_seen_by_model(const Task& t, const std::map<std::string, int>& model_samples) {
   const auto seen = [&](const std::string& key) {
     const auto it = model_samples.find(key);
@@ -102,6 +100,9 @@ int samples_seen_by_model(const Task& t, const std::map<std::string, int>& model
   return samples;
 }
 
+// A task's state from the database: its workload row, the schedules measured on this
+// device, the best time (the measurer's incumbent), and the seeds of the search (the
+// database's best, the heuristic, naive, and the best of the same algorithm at other shapes).
 void load_task_state(Task& t, db::TuningDb& store, Measurer& measurer, const std::string& device_key) {
   const subgraphs::Subgraph& sg = *t.subgraph;
   const db::WorkloadRecord w = schedule_store::workload_record(sg);

@@ -31,6 +31,17 @@ TEST(CountResult, TheRoundSumsItsBuildAndRunSeconds) {
   EXPECT_DOUBLE_EQ(record.run_s, 3.4);
 }
 
+TEST(SamplesSeenByModel, CountsTheWorkloadAndItsOtherShapesOnly) {
+  Task t;
+  t.summary.workload_key = "matmul-512";
+  t.family_keys = {"matmul-1024", "matmul-64"};
+  const std::map<std::string, int> model_samples = {{"matmul-512", 5}, {"matmul-1024", 12}, {"softmax", 400}};
+  EXPECT_EQ(samples_seen_by_model(t, model_samples), 17);
+  EXPECT_EQ(samples_seen_by_model(t, {}), 0);
+  t.family_keys.clear();
+  EXPECT_EQ(samples_seen_by_model(t, model_samples), 5);
+}
+
 TEST(ProposeRound, ASearchOutOfTimeLeavesTheRoundToRandomSamples) {
   Task t;
   t.subgraph = scheduler::testing::spec_subgraph(R"({"inputs": [{"name": "a", "shape": [32, 64]}],
