@@ -6,11 +6,6 @@
 // round is proposed and submitted before the last one is collected.
 #include "search/tuner.h"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <cerrno>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,6 +27,7 @@
 #include "schedule_store/db_records.h"
 #include "scheduler/apply.h"
 #include "scheduler/space.h"
+#include "search/internal/run_record.h"
 #include "search/internal/tuning_task.h"
 #include "search/local_measurer.h"
 #include "search/progress.h"
@@ -46,9 +42,12 @@ namespace {
 
 using scheduler::Schedule;
 namespace db = tuning_db;
+using internal::begin_run_record;
 using internal::count_result;
 using internal::give_up_if_nothing_runs;
+using internal::host_name;
 using internal::load_task_state;
+using internal::open_database;
 using internal::propose_round;
 using internal::samples_seen_by_model;
 using internal::stored_best_item;
@@ -59,40 +58,6 @@ using internal::typical_build_s;
 constexpr int kMinSamplesToTrain = 16;  // ok measurements of a task's algorithm before the learned model ranks it
 constexpr int kNewSamplesToRetrain = 4; // new ok measurements between retrainings
 constexpr double kProbeTimeoutMs = 120000;  // analysis, space and features of one subgraph, in a child
-
-// True while process `pid` of this host runs (a process of another user counts).
-bool process_alive(int64_t pid) {
-  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
-}
-
-std::string host_name() {
-  char buf[256] = {0};
-  if (gethostname(buf, sizeof(buf) - 1) != 0) return "";
-  return buf;
-}
-
-// The tuning database, created if missing, stamped with this build's versions.
-db::TuningDb open_database(const TuneOptions& opt) {
-  db::OpenOptions open;
-  open.mode = sqlite::OpenMode::kCreate;
-  open.versions = {opt.ktune_version, opt.halide_version};
-  return db::TuningDb::open(opt.db_path, open);
-}
-
-// Begins this run's row in the runs table, so that its measurements and its end can refer to it.
-int64_t begin_run_record(db::TuningDb& store, const TuneOptions& opt, Progress& progress) {
-  db::RunRecord run_record;
-  run_record.command = nlohmann::json(opt.command).dump();
-  run_record.host = host_name();
-  run_record.budget = opt.budget.text;
-  run_record.pid = static_cast<int64_t>(getpid());
-  // Earlier runs of this host that a signal or a power cut ended never said so.
-  if (const int killed = store.mark_killed_runs(run_record.host, process_alive)) {
-    progress.note("ktune: " + std::to_string(killed) + " earlier run" + (killed == 1 ? "" : "s") +
-                  " of this host ended without a word (killed); marked as killed");
-  }
-  return store.begin_run(run_record);
-}
 
 // A round's proposals as the measurer takes them, each tagged with how it was chosen.
 std::vector<MeasureItem> measure_items(const std::vector<Proposal>& proposals) {
