@@ -1,7 +1,6 @@
 #include "scheduler/internal/applier.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "scheduler/internal/pack_copy.h"
 #include "scheduler/loop_nest.h"
@@ -33,21 +32,6 @@ void Applier::apply(const Schedule& schedule) {
     align_rounded_extents(fs);
   }
   for (const FuncSchedule& fs : schedule.funcs) apply_compute_with(fs);
-  if (getenv("KTUNE_EXP_SPECIALIZE")) {
-    for (const FuncSchedule& fs : schedule.funcs) {
-      const FuncAnalysis* fa = analysis_.find(fs.func);
-      if (!fa || !fa->is_output) continue;
-      Halide::Func f = funcs_.at(fs.func).func;
-      if (f.outputs() != 1) continue;
-      Halide::OutputImageParam out = f.output_buffer();
-      Halide::Expr cond = Halide::Internal::const_true();
-      for (size_t i = 0; i < fa->extents.size(); ++i) {
-        cond = cond && out.dim(static_cast<int>(i)).extent() == static_cast<int>(fa->extents[i]) &&
-               out.dim(static_cast<int>(i)).min() == 0;
-      }
-      f.specialize(cond);
-    }
-  }
 }
 
 std::string Applier::source(const Schedule& schedule, const std::string& workload) const {
