@@ -36,7 +36,8 @@ struct Dataset {
 using ExtractorLookup = std::function<const FeatureExtractor*(const tuning_db::WorkloadRecord&)>;
 
 // Every schedule with an ok measurement on `device_key`, and the killed schedules of the
-// workloads that have one. Schedules whose JSON does not parse are skipped with a note. Throws ktune::UserError when the device is not in the database.
+// workloads that have one. Schedules whose JSON does not parse are skipped with a note.
+// Throws ktune::UserError when the device is not in the database.
 Dataset load_dataset(tuning_db::TuningDb& db, const std::string& device_key, const ExtractorLookup& lookup);
 
 }  // namespace ktune::cost_model
