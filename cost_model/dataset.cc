@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <set>
 
 #include "common/error.h"
 #include "cost_model/analytical_model.h"

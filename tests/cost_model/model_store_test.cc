@@ -9,6 +9,7 @@
 #include "cost_model/extractor.h"
 #include "cost_model/features.h"
 #include "cost_model/model_blob.h"
+#include "schedule_store/db_records.h"
 #include "scheduler/space.h"
 #include "tests/cost_model/synthetic.h"
 #include "tests/cost_model/test_support.h"
@@ -153,10 +154,7 @@ TEST_F(ModelStore, DatasetComesFromStoredSchedulesAndMeasurements) {
   }
   TuningDb db = open();
   const int64_t device_id = db.upsert_device(device());
-  tuning_db::WorkloadRecord w;
-  w.key = sg->key().key;
-  w.name = sg->name();
-  w.family_key = sg->key().family_key;
+  const tuning_db::WorkloadRecord w = schedule_store::workload_record(*sg);
   const int64_t workload_id = db.upsert_workload(w);
   tuning_db::WorkloadRecord other = w;
   other.key = "another-workload";
@@ -208,10 +206,7 @@ TEST_F(ModelStore, AKilledScheduleTrainsAsSlowerThanEveryFinishedOne) {
   const scheduler::Space space(analysis);
   TuningDb db = open();
   const int64_t device_id = db.upsert_device(device());
-  tuning_db::WorkloadRecord w;
-  w.key = sg->key().key;
-  w.name = sg->name();
-  w.family_key = sg->key().family_key;
+  const tuning_db::WorkloadRecord w = schedule_store::workload_record(*sg);
   const int64_t workload_id = db.upsert_workload(w);
   const auto store = [&](const scheduler::Schedule& schedule, tuning_db::MeasureStatus status, double ns) {
     tuning_db::MeasurementRecord m;
