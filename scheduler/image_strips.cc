@@ -150,6 +150,21 @@ int64_t recompute_factor(const Analysis& analysis, const Schedule& schedule, int
   return most;
 }
 
+// True when a reader takes one point of Func `f` from several of its own iterations (a
+// weight read once per colour channel): inlined there, each of those iterations would
+// compute the point again.
+bool read_across_a_loop_it_lacks(const Analysis& analysis, int f) {
+  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
+    const StageAnalysis& sa = analysis.funcs[reader].stages[stage];
+    std::set<std::string> points;
+    for (const ProducerUse& use : sa.uses) {
+      if (use.func == f) points.insert(use.access);
+    }
+    if (points.size() == 1 && !reads_each_point_once(sa, f)) return true;
+  }
+  return false;
+}
+
 // A pure Func cheaper to recompute where it is read than to store in a window: a product
 // of one point of each producer recomputed at most for the 9 points of one box sum
 // (Harris's Ix * Ix; not a table lookup, whose gathers cost more), or one computed once per
@@ -168,7 +183,7 @@ bool cheaper_inlined(const Analysis& analysis, const Schedule& schedule, int f) 
   const int64_t ops = inlined_ops(analysis, schedule, f, 0);
   const int64_t factor = recompute_factor(analysis, schedule, f);
   if (one_point_each && ops <= 4 && factor <= 9 && !gathers(analysis, schedule, f, 0)) return true;
-  if (factor > 1) return false;
+  if (factor > 1 || read_across_a_loop_it_lacks(analysis, f)) return false;
   return fa.consumers.size() == 1 || (fa.consumers.size() == 2 && ops <= kCostlyOps);
 }
 
@@ -253,15 +268,36 @@ std::vector<StageSchedule> window_stages(const FuncAnalysis& fa, int64_t lanes) 
   return {st};
 }
 
+// A reduction at the leader's resolution that only the leader reads and that sums into each
+// of its points separately (non-local means' weights summed over the search window, per
+// pixel): along the strip's rows it is as pointwise as the leader, so a strip computes its
+// share of it. Not a scan or scatter along the rows, which a strip would cut.
+bool sums_per_pixel_of(const Analysis& analysis, int f, int leader) {
+  const FuncAnalysis& fa = analysis.funcs[f];
+  if (!fa.has_updates() || fa.reduced_dims.size() < 2 || fa.reduced_dims[0] || fa.reduced_dims[1]) return false;
+  if (!at_resolution_of(fa, analysis.funcs[leader])) return false;
+  for (const auto& [reader, stage] : fa.consumers) {
+    if (reader != leader && reader != f) return false;
+  }
+  return true;
+}
+
+// What place_producers did: the windows it made, and the reductions it computes per strip.
+struct PlacedProducers {
+  int windows = 0;
+  int per_strip_sums = 0;
+};
+
 // Places the producers hosted by `leader` (already in strips with loops `row` and `strip`):
 // stencil producers at its resolution become windows, those too far up the chain lead groups
 // of their own (appended to `leaders`), reductions and others hosted at its loops are
-// computed per strip. Returns the number of windows.
-int place_producers(const Analysis& analysis, Schedule& schedule, int leader, const std::string& row,
-                    const std::string& strip, std::vector<int>& leaders) {
+// computed per strip, and so are the per-pixel sums only the leader reads.
+PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, int leader, const std::string& row,
+                                const std::string& strip, std::vector<int>& leaders) {
   const FuncAnalysis& la = analysis.funcs[leader];
   const int64_t rows = schedule.funcs[leader].stages.front().splits[1].factor;
-  int windows = 0;
+  PlacedProducers placed;
+  int& windows = placed.windows;
   for (int f = leader - 1; f >= 0; --f) {
     const FuncAnalysis& fa = analysis.funcs[f];
     FuncSchedule& fs = schedule.funcs[f];
@@ -282,7 +318,13 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
       continue;
     }
     if (fa.has_updates() || !at_resolution_of(fa, la)) {
-      if (fs.compute.kind == ComputeLocation::Kind::kAt) fs.compute = per_strip;
+      if (fs.compute.kind == ComputeLocation::Kind::kAt) {
+        fs.compute = per_strip;
+      } else if (sums_per_pixel_of(analysis, f, leader)) {
+        fs.compute = per_strip;
+        for (StageSchedule& st : fs.stages) st.parallel.clear();  // the strips are parallel
+        ++placed.per_strip_sums;
+      }
       continue;
     }
     const bool halo_outgrows_strip =
@@ -294,6 +336,7 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
     }
     if (host.innermost == strip) {  // a reader is computed per strip: so is this one
       fs.compute = per_strip;
+      fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
       continue;
     }
     const int64_t span = rows_ahead_of_readers(analysis, schedule, f);
@@ -302,7 +345,7 @@ int place_producers(const Analysis& analysis, Schedule& schedule, int leader, co
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
     ++windows;
   }
-  return windows;
+  return placed;
 }
 
 // Puts `leader` in strips and places its producers; undone for an output where no window
@@ -318,9 +361,9 @@ bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::
   const size_t known_leaders = leaders.size();
   schedule.funcs[leader].stages = {*stage};
   const std::string row = stage->splits[1].inner, strip = stage->splits[1].outer;
-  const int windows = place_producers(analysis, schedule, leader, row, strip, leaders);
-  if (windows > 0) walk_rows(analysis, schedule, leader, row, rows_per_walk(analysis, schedule, leader, row));
-  if (windows > 0 || !la.is_output || keep_output) return true;
+  const PlacedProducers placed = place_producers(analysis, schedule, leader, row, strip, leaders);
+  if (placed.windows > 0) walk_rows(analysis, schedule, leader, row, rows_per_walk(analysis, schedule, leader, row));
+  if (placed.windows > 0 || placed.per_strip_sums > 0 || !la.is_output || keep_output) return true;
   schedule = before;
   leaders.resize(known_leaders);
   return false;

@@ -19,6 +19,7 @@
 #include "scheduler/input_pack.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/row_producers.h"
+#include "scheduler/scan_strips.h"
 #include "scheduler/sliding_window.h"
 #include "scheduler/stage_template.h"
 #include "scheduler/tail_strategy.h"
@@ -129,6 +130,8 @@ std::optional<Schedule> Space::in_strips(const Schedule& s, Rng* rng, int strips
 }
 
 void Space::finish(Schedule& s, Rng* rng) const {
+  Schedule transposed = s;
+  if (transpose_strip_scans(analysis_, transposed) && (!rng || rng->chance(0.7))) s = std::move(transposed);
   narrow_gathering_vectors(analysis_, s);
   choose_tails(analysis_, s, rng);
   add_packs(s, rng);

@@ -67,7 +67,7 @@ class Space {
   // The heuristic when rng is null, a sample otherwise; image strips about `strips_per_core`
   // per core (a draw picks its own).
   Schedule build(Rng* rng, int strips_per_core = kStripsPerCore) const;
-  void finish(Schedule& s, Rng* rng) const;  // vector widths of gathers, tails and packs
+  void finish(Schedule& s, Rng* rng) const;  // scans stored transposed, vector widths of gathers, tails and packs
   // `s` put in strips with sliding windows (image_strips.h), finished; nullopt where it has
   // no image-shaped output, the heuristic's result does not validate, or the draw skips it.
   std::optional<Schedule> in_strips(const Schedule& s, Rng* rng, int strips_per_core) const;

@@ -226,6 +226,33 @@ TEST(ImageStrips, AChainAtOneResolutionIsWalkedRowByRow) {
   EXPECT_GT(windows, 0);
 }
 
+// Non-local means sums weights over a search window into each pixel: no stencil slides, but
+// the sums, the weights they share across the colour channels and the patch distances the
+// weights read are computed per strip of the output, not at root in passes of their own.
+TEST(ImageStrips, PerPixelSumsAndTheWeightsTheyShareAreComputedPerStrip) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_patch_search",
+                                                     {{"width", "64"}, {"height", "64"}, {"stride", "8"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  const FuncSchedule* output = h.find("output");
+  ASSERT_NE(output, nullptr);
+  ASSERT_EQ(output->stages.front().parallel.size(), 1u);
+  const std::string strip = output->stages.front().parallel.front();
+  EXPECT_EQ(strip, output->stages.front().splits[1].outer) << "in parallel over strips of rows, not channels";
+  for (const char* name : {"weighted", "total_weight", "weight", "offset_diff"}) {
+    const FuncSchedule* f = h.find(name);
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_EQ(f->compute.kind, ComputeLocation::Kind::kAt) << name << " (the weight is read once per channel)";
+    EXPECT_EQ(f->compute.loop, strip) << name;
+    for (const StageSchedule& st : f->stages) EXPECT_TRUE(st.parallel.empty()) << name;
+    ASSERT_FALSE(f->stages.empty()) << name;
+    EXPECT_EQ(f->stages.front().vectorize, "x_i") << name;
+  }
+  const auto inputs = sg->make_inputs(3);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
 TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
   const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
   const Analysis a = analyze(*sg, testing::test_target());
