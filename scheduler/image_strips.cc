@@ -297,7 +297,6 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
   const FuncAnalysis& la = analysis.funcs[leader];
   const int64_t rows = schedule.funcs[leader].stages.front().splits[1].factor;
   PlacedProducers placed;
-  int& windows = placed.windows;
   for (int f = leader - 1; f >= 0; --f) {
     const FuncAnalysis& fa = analysis.funcs[f];
     FuncSchedule& fs = schedule.funcs[f];
@@ -329,7 +328,7 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
     }
     const bool halo_outgrows_strip =
         static_cast<double>(fa.extents[1] - la.extents[1]) > kMaxHaloShare * static_cast<double>(rows);
-    if ((halo_outgrows_strip || windows >= kMaxWindowsPerGroup) && image_shaped(fa)) {
+    if ((halo_outgrows_strip || placed.windows >= kMaxWindowsPerGroup) && image_shaped(fa)) {
       fs.compute = ComputeLocation{};
       leaders.push_back(f);
       continue;
@@ -343,7 +342,7 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
     const int64_t fold = span < 0 ? 0 : fold_rows(span + lower_resolution_slack(fa, la), rows);
     fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip, fold};
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
-    ++windows;
+    ++placed.windows;
   }
   return placed;
 }

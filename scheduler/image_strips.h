@@ -33,10 +33,11 @@ int64_t strip_rows(int64_t rows, int cores, int per_core = kStripsPerCore);
 std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes, int64_t rows);
 
 // Rewrites `schedule` (the heuristic's) so that each image-shaped output, and each group
-// leader of a long chain, runs in strips with its stencil producers as sliding windows.
-// Funcs that are inlined, at a lower resolution (pyramid levels), reductions, or hosted by
-// another Func keep their places, about `per_core` strips per core. Returns whether anything
-// changed.
+// leader of a long chain, runs in strips with its stencil producers as sliding windows, and
+// with the per-pixel sums only it reads (non-local means' weighted sums) computed per strip.
+// Funcs that are inlined, at a lower resolution (pyramid levels), other reductions, or hosted
+// by another Func keep their places, about `per_core` strips per core. Returns whether
+// anything changed.
 bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core = kStripsPerCore);
 
 // Widens each window's fold_rows to what its readers and its compute loop now need: a
