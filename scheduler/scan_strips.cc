@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "scheduler/conv_templates.h"
+
 namespace ktune::scheduler {
 namespace {
 
@@ -90,8 +92,7 @@ bool transpose_strip_scans(const Analysis& analysis, Schedule& schedule) {
                                           [](const StageSchedule& st) { return st.stage == 0; }),
                            scheduled.stages.end());
     scheduled.stages.insert(scheduled.stages.begin(), pure);
-    scheduled.storage = func.args;
-    std::rotate(scheduled.storage.begin(), scheduled.storage.begin() + v->dim, scheduled.storage.begin() + v->dim + 1);
+    scheduled.storage = dim_innermost_storage(func, v->dim);
     strip_of_one_vector(analysis, schedule, scheduled.compute, *v);
     changed = true;
   }
