@@ -11,6 +11,7 @@
 #include "scheduler/isl_context.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/row_producers.h"
+#include "scheduler/stencil_taps.h"
 #include "scheduler/strip_row_walks.h"
 
 namespace ktune::scheduler {
@@ -235,14 +236,16 @@ int64_t lower_resolution_slack(const FuncAnalysis& window, const FuncAnalysis& h
   return ratio > 1 ? ratio : 0;
 }
 
-// The rows a window keeps: a power of two covering the rows its readers read and the row
-// in flight (Halide does not fold a Func read rows ahead of the loop by itself, nor one
-// at a lower resolution than its host, and a strip's whole buffer is one the C library maps
-// afresh per call). 0 where the strip is no longer than that, or nothing reads it.
+// The rows a window keeps: the least power of two covering the `span` + 1 rows its readers
+// read, where the row in flight is one (Halide does not fold a Func read rows ahead of the
+// loop by itself, nor one at a lower resolution than its host, and a strip's whole buffer
+// is one the C library maps afresh per call). A row more doubles the fold of a reader of
+// 8 rows: a running maximum's 15-row window then keeps 64 KiB rows more, and runs 1.2x
+// slower. 0 where the strip is no longer than that, or nothing reads it.
 int64_t fold_rows(int64_t span, int64_t strip_rows) {
   if (span < 0) return 0;
   int64_t fold = 2;
-  while (fold < span + 2) fold *= 2;
+  while (fold < span + 1) fold *= 2;
   return fold < strip_rows ? fold : 0;
 }
 
@@ -282,18 +285,43 @@ bool sums_per_pixel_of(const Analysis& analysis, int f, int leader) {
   return true;
 }
 
-// What place_producers did: the windows it made, and the reductions it computes per strip.
+// Points at which the one reader of a separable filter's first pass reads it (a 1-2-1
+// filter's 3), at most, for strips computed whole to inline the pass.
+constexpr size_t kFirstPassPoints = 3;
+
+// A separable filter's first pass in strips computed whole: a Func of a few operations of its
+// own (a boundary condition it inlines costs nothing inside the image, where Halide
+// partitions the loops) that one reader alone reads, at a few points along other dimensions
+// than its own taps, that reader computed per strip or inlined (the last level of a depth
+// filter's stack); a chain of stencils along one dimension is no such pass. Inlined, it is
+// computed three times a point but needs no buffer of its own: each buffer of a strip is
+// allocated per strip, and where more than 128 KiB of them are freed per strip the C library
+// returns their pages, to fault them in again in the next strip.
+bool first_pass_of_strip_reader(const Analysis& analysis, const Schedule& schedule, int f, const std::string& strip) {
+  const FuncAnalysis& fa = analysis.funcs[f];
+  if (fa.has_updates() || fa.consumers.size() != 1 || fa.stages[0].arith_ops > kCostlyOps) return false;
+  const auto [reader, stage] = fa.consumers.front();
+  const ComputeLocation& rc = schedule.funcs[reader].compute;
+  const bool per_strip = rc.kind == ComputeLocation::Kind::kAt && rc.loop == strip && !rc.sliding();
+  if (!per_strip && rc.kind != ComputeLocation::Kind::kInline) return false;
+  return most_points_read(analysis, f) <= kFirstPassPoints && taps_across(fa, analysis.funcs[reader].stages[stage]);
+}
+
+// What place_producers did: the windows it made, the stencil producers it computes per
+// strip instead (StripProducers::kWholeStrips), and the reductions it computes per strip.
 struct PlacedProducers {
   int windows = 0;
+  int whole_strip_stencils = 0;
   int per_strip_sums = 0;
 };
 
 // Places the producers hosted by `leader` (already in strips with loops `row` and `strip`):
-// stencil producers at its resolution become windows, those too far up the chain lead groups
-// of their own (appended to `leaders`), reductions and others hosted at its loops are
-// computed per strip, and so are the per-pixel sums only the leader reads.
+// stencil producers at its resolution become windows (or are computed per strip: `producers`),
+// those too far up the chain lead groups of their own (appended to `leaders`), reductions and
+// others hosted at its loops are computed per strip, and so are the per-pixel sums only the
+// leader reads.
 PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, int leader, const std::string& row,
-                                const std::string& strip, std::vector<int>& leaders) {
+                                const std::string& strip, StripProducers producers, std::vector<int>& leaders) {
   const FuncAnalysis& la = analysis.funcs[leader];
   const int64_t rows = schedule.funcs[leader].stages.front().splits[1].factor;
   PlacedProducers placed;
@@ -333,7 +361,14 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
       leaders.push_back(f);
       continue;
     }
-    if (host.innermost == strip) {  // a reader is computed per strip: so is this one
+    const bool whole_strip = producers == StripProducers::kWholeStrips;
+    if (whole_strip && first_pass_of_strip_reader(analysis, schedule, f, strip)) {
+      fs.compute.kind = ComputeLocation::Kind::kInline;
+      fs.stages.clear();
+      continue;
+    }
+    if (host.innermost == strip || whole_strip) {  // a reader is computed per strip: so is this one
+      if (host.innermost != strip) ++placed.whole_strip_stencils;
       fs.compute = per_strip;
       fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
       continue;
@@ -350,7 +385,7 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
 // Puts `leader` in strips and places its producers; undone for an output where no window
 // results, unless `keep_output` (a group leader keeps its strips: it is at root either way).
 bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::vector<int>& leaders,
-                 bool keep_output, int per_core) {
+                 bool keep_output, int per_core, StripProducers producers) {
   const FuncAnalysis& la = analysis.funcs[leader];
   const int64_t lanes = la.stages[0].native_lanes(analysis.target);
   const int64_t rows = strip_rows(la.extents[1], analysis.target.cores, per_core);
@@ -360,9 +395,10 @@ bool strip_group(const Analysis& analysis, Schedule& schedule, int leader, std::
   const size_t known_leaders = leaders.size();
   schedule.funcs[leader].stages = {*stage};
   const std::string row = stage->splits[1].inner, strip = stage->splits[1].outer;
-  const PlacedProducers placed = place_producers(analysis, schedule, leader, row, strip, leaders);
+  const PlacedProducers placed = place_producers(analysis, schedule, leader, row, strip, producers, leaders);
   if (placed.windows > 0) walk_rows(analysis, schedule, leader, row, rows_per_walk(analysis, schedule, leader, row));
-  if (placed.windows > 0 || placed.per_strip_sums > 0 || !la.is_output || keep_output) return true;
+  const bool fused = placed.windows > 0 || placed.whole_strip_stencils > 0 || placed.per_strip_sums > 0;
+  if (fused || !la.is_output || keep_output) return true;
   schedule = before;
   leaders.resize(known_leaders);
   return false;
@@ -512,7 +548,7 @@ void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
   }
 }
 
-bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core) {
+bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core, StripProducers producers) {
   if (analysis.target.is_gpu() || schedule.funcs.size() != analysis.funcs.size()) return false;
   const Schedule before = schedule;
   unplace_pure_funcs(analysis, schedule);
@@ -523,7 +559,7 @@ bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_co
   const bool grid = has_grid_scatter(analysis);
   bool changed = false;
   for (size_t k = 0; k < leaders.size(); ++k) {
-    changed |= strip_group(analysis, schedule, leaders[k], leaders, grid, per_core);
+    changed |= strip_group(analysis, schedule, leaders[k], leaders, grid, per_core, producers);
   }
   if (!changed) {
     schedule = before;

@@ -21,6 +21,20 @@ namespace ktune::scheduler {
 inline constexpr int kStripsPerCore = 4;
 inline constexpr int kStripsPerCoreChoices[] = {2, 4, 8, 16};
 
+// How a strip computes the stencil producers at its leader's resolution. kWindows slides
+// each over the strip's rows (each row computed once, a few rows live); kWholeStrips computes
+// each over the whole strip before its readers, and inlines a separable filter's first pass
+// into its second. A strip recomputes the same halo either way; a window saves the strip's
+// buffers but recomputes its bounds and enters its loops per row, which on rows of a few
+// vectors costs more than it saves (a depth filter's 384-pixel rows: 1.5x slower).
+enum class StripProducers { kWindows, kWholeStrips };
+
+// The strips a heuristic schedule is built with.
+struct StripChoice {
+  int per_core = kStripsPerCore;
+  StripProducers producers = StripProducers::kWindows;
+};
+
 // Rows per strip of a Func `rows` high on `cores` cores: about `per_core` strips per core, a
 // power of two from 8 to 256.
 int64_t strip_rows(int64_t rows, int cores, int per_core = kStripsPerCore);
@@ -33,12 +47,13 @@ int64_t strip_rows(int64_t rows, int cores, int per_core = kStripsPerCore);
 std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes, int64_t rows);
 
 // Rewrites `schedule` (the heuristic's) so that each image-shaped output, and each group
-// leader of a long chain, runs in strips with its stencil producers as sliding windows, and
-// with the per-pixel sums only it reads (non-local means' weighted sums) computed per strip.
-// Funcs that are inlined, at a lower resolution (pyramid levels), other reductions, or hosted
-// by another Func keep their places, about `per_core` strips per core. Returns whether
-// anything changed.
-bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core = kStripsPerCore);
+// leader of a long chain, runs in strips with its stencil producers as sliding windows (or
+// computed per strip: `producers`), and with the per-pixel sums only it reads (non-local
+// means' weighted sums) computed per strip. Funcs that are inlined, at a lower resolution
+// (pyramid levels), other reductions, or hosted by another Func keep their places, about
+// `per_core` strips per core. Returns whether anything changed.
+bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core = kStripsPerCore,
+                        StripProducers producers = StripProducers::kWindows);
 
 // Widens each window's fold_rows to what its readers and its compute loop now need: a
 // mutation that inlines a reader or splits the strip's rows again would otherwise leave a

@@ -85,7 +85,7 @@ std::vector<ComputeLocation> Space::compute_options(const Schedule& schedule, in
   return options;
 }
 
-Schedule Space::build(Rng* rng, int strips_per_core) const {
+Schedule Space::build(Rng* rng, StripChoice strips) const {
   if (analysis_.target.is_gpu()) return build_gpu(rng);
   Schedule s;
   s.funcs.resize(analysis_.funcs.size());
@@ -112,18 +112,23 @@ Schedule Space::build(Rng* rng, int strips_per_core) const {
     if (root && !fa.has_updates()) store_activations_by_channel(s, i, rng);
   }
   compute_accumulator_operands_per_slice(analysis_, s, rng);
-  if (std::optional<Schedule> strips = in_strips(s, rng, strips_per_core)) return *strips;
+  if (std::optional<Schedule> in = in_strips(s, rng, strips)) return *in;
   finish(s, rng);
   return s;
 }
 
-std::optional<Schedule> Space::in_strips(const Schedule& s, Rng* rng, int strips_per_core) const {
+std::optional<Schedule> Space::in_strips(const Schedule& s, Rng* rng, StripChoice choice) const {
   // Image pipelines run in strips with their stencils as sliding windows: always in the
   // heuristic where the result validates, in some of the draws.
   if (rng && !rng->chance(0.3)) return std::nullopt;
-  if (rng) strips_per_core = rng->pick(std::vector<int>(std::begin(kStripsPerCoreChoices), std::end(kStripsPerCoreChoices)));
+  if (rng) choice.per_core = rng->pick(std::vector<int>(std::begin(kStripsPerCoreChoices), std::end(kStripsPerCoreChoices)));
   Schedule strips = s;
-  if (!apply_image_strips(analysis_, strips, strips_per_core)) return std::nullopt;
+  if (!apply_image_strips(analysis_, strips, choice.per_core, choice.producers)) return std::nullopt;
+  if (rng) {  // a quarter of the draws compute the producers per strip, where that differs
+    Schedule whole = s;
+    const bool stripped = apply_image_strips(analysis_, whole, choice.per_core, StripProducers::kWholeStrips);
+    if (stripped && whole != strips && rng->chance(0.25)) strips = std::move(whole);
+  }
   finish(strips, rng);
   if (rng || !validate(strips)) return strips;
   return std::nullopt;
@@ -257,9 +262,13 @@ Schedule Space::heuristic() const { return build(nullptr); }
 std::vector<Schedule> Space::strip_variants() const {
   const Schedule heuristic = build(nullptr);
   std::vector<Schedule> variants;
+  std::vector<StripChoice> choices;
   for (int per_core : kStripsPerCoreChoices) {
-    if (per_core == kStripsPerCore) continue;
-    Schedule s = build(nullptr, per_core);
+    if (per_core != kStripsPerCore) choices.push_back({per_core, StripProducers::kWindows});
+  }
+  choices.push_back({kStripsPerCore, StripProducers::kWholeStrips});
+  for (const StripChoice& choice : choices) {
+    Schedule s = build(nullptr, choice);
     const bool known = s == heuristic || std::find(variants.begin(), variants.end(), s) != variants.end();
     if (!known && !validate(s)) variants.push_back(std::move(s));
   }

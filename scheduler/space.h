@@ -42,7 +42,8 @@ class Space {
   // The sampling rules applied deterministically.
   Schedule heuristic() const;
   // The heuristic with its image strips at the other counts per core of
-  // kStripsPerCoreChoices (image_strips.h): those that differ from it and validate.
+  // kStripsPerCoreChoices (image_strips.h), and with its stencil producers computed per strip
+  // instead of as windows: those that differ from it and validate.
   std::vector<Schedule> strip_variants() const;
   // A random valid schedule, or nullopt if none was found in a bounded number of tries.
   std::optional<Schedule> sample(Rng& rng) const;
@@ -64,13 +65,14 @@ class Space {
   const std::vector<WeightedMutator>& mutators() const { return mutators_; }
 
  private:
-  // The heuristic when rng is null, a sample otherwise; image strips about `strips_per_core`
-  // per core (a draw picks its own).
-  Schedule build(Rng* rng, int strips_per_core = kStripsPerCore) const;
+  // The heuristic when rng is null, a sample otherwise; image strips as `strips` says (a
+  // draw picks its own).
+  Schedule build(Rng* rng, StripChoice strips = {}) const;
   void finish(Schedule& s, Rng* rng) const;  // scans stored transposed, vector widths of gathers, tails and packs
-  // `s` put in strips with sliding windows (image_strips.h), finished; nullopt where it has
+  // `s` put in strips with sliding windows (image_strips.h), or with its stencils computed
+  // per strip (as `choice` says, or a quarter of the draws), finished; nullopt where it has
   // no image-shaped output, the heuristic's result does not validate, or the draw skips it.
-  std::optional<Schedule> in_strips(const Schedule& s, Rng* rng, int strips_per_core) const;
+  std::optional<Schedule> in_strips(const Schedule& s, Rng* rng, StripChoice choice) const;
   // The tiling of a stage: the heuristic's or a draw (rng), or the consumer tiling of a
   // matmul's family (family_templates.h) for the Func that reads the accumulator.
   TilingChoice tiling_choice(int func, const StageAnalysis& stage, bool root, Rng* rng) const;

@@ -45,12 +45,17 @@ TEST(ImageStrips, TheHeuristicsStripVariantsTakeOtherStripHeights) {
   const auto strip_height = [](const Schedule& s) { return s.find("out")->stages.at(0).splits.at(1).factor; };
   ASSERT_EQ(strip_height(h), 64);
   std::vector<int64_t> heights;
-  for (const Schedule& v : space.strip_variants()) {
+  const std::vector<Schedule> variants = space.strip_variants();
+  ASSERT_EQ(variants.size(), 4u);
+  for (const Schedule& v : variants) {
     EXPECT_EQ(space.validate(v).value_or(""), "");
     heights.push_back(strip_height(v));
-    EXPECT_EQ(v.find("s0")->compute.store_loop, h.find("s0")->compute.store_loop);
   }
-  EXPECT_EQ(heights, (std::vector<int64_t>{128, 32, 16}));
+  EXPECT_EQ(heights, (std::vector<int64_t>{128, 32, 16, 64}));
+  for (size_t k = 0; k < 3; ++k) EXPECT_EQ(variants[k].find("s0")->compute.store_loop, h.find("s0")->compute.store_loop);
+  // The last computes the stencils per strip at the heuristic's height instead of sliding them.
+  EXPECT_FALSE(variants[3].find("s0")->compute.sliding());
+  EXPECT_EQ(variants[3].find("s0")->compute.loop, h.find("out")->stages.at(0).splits.at(1).outer);
   EXPECT_TRUE(Space(analyze(*testing::spec_subgraph(testing::kTwoPointwiseSpec), testing::test_target()))
                   .strip_variants()
                   .empty());
@@ -251,6 +256,45 @@ TEST(ImageStrips, PerPixelSumsAndTheWeightsTheyShareAreComputedPerStrip) {
   }
   const auto inputs = sg->make_inputs(3);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
+// Strips computed whole: the depth filter's blurred levels are computed over each strip
+// before the output reads them, not slid row by row, and the horizontal pass of each level,
+// which only its vertical pass reads, is inlined there. The heuristic keeps its windows.
+TEST(ImageStrips, StripsComputedWholeComputeEachLevelPerStripAndInlineItsFirstPass) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_depth_blur",
+                                                     {{"width", "128"}, {"height", "256"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  Schedule whole = space.heuristic();
+  EXPECT_TRUE(whole.find("blurred_0")->compute.sliding()) << "the heuristic slides its windows";
+  ASSERT_TRUE(apply_image_strips(space.analysis(), whole, kStripsPerCore, StripProducers::kWholeStrips));
+  ASSERT_EQ(space.validate(whole).value_or(""), "");
+  const std::string strip = whole.find("output")->stages.at(0).splits.at(1).outer;
+  for (const char* level : {"blurred_0", "blurred_1"}) {
+    const ComputeLocation& c = whole.find(level)->compute;
+    EXPECT_EQ(c.kind, ComputeLocation::Kind::kAt) << level;
+    EXPECT_EQ(c.loop, strip) << level;
+    EXPECT_FALSE(c.sliding()) << level;
+    EXPECT_EQ(whole.find(level)->stages.at(0).vectorize, "x_i") << level;
+  }
+  for (const char* pass : {"horizontal_0", "horizontal_1", "horizontal_2"}) {
+    EXPECT_EQ(whole.find(pass)->compute.kind, ComputeLocation::Kind::kInline) << pass;
+  }
+  const auto inputs = sg->make_inputs(5);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), whole, inputs, sg->reference(inputs)), "");
+}
+
+// A window keeps the least power of two of rows that covers what its reader reads: the
+// running maximum's last vertical pass, read 7 rows apart, keeps 8 rows (16 ran 1.2x slower),
+// and its horizontal passes, read at their own row, keep 2.
+TEST(ImageStrips, AWindowKeepsThePowerOfTwoOfRowsItsReaderReads) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_running_max", {});
+  const Schedule h = Space(analyze(*sg, testing::test_target())).heuristic();
+  EXPECT_EQ(h.find("max8_y")->compute.fold_rows, 8);
+  EXPECT_EQ(h.find("max4_y")->compute.fold_rows, 8) << "read 4 rows apart: 5 rows";
+  EXPECT_EQ(h.find("max2_y")->compute.fold_rows, 4);
+  EXPECT_EQ(h.find("max15_x")->compute.fold_rows, 2);
+  EXPECT_EQ(h.find("max2_x")->compute.fold_rows, 2);
 }
 
 TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
