@@ -289,22 +289,31 @@ bool sums_per_pixel_of(const Analysis& analysis, int f, int leader) {
 // filter's 3), at most, for strips computed whole to inline the pass.
 constexpr size_t kFirstPassPoints = 3;
 
-// A separable filter's first pass in strips computed whole: a Func of a few operations of its
-// own (a boundary condition it inlines costs nothing inside the image, where Halide
-// partitions the loops) that one reader alone reads, at a few points along other dimensions
-// than its own taps, that reader computed per strip or inlined (the last level of a depth
-// filter's stack); a chain of stencils along one dimension is no such pass. Inlined, it is
-// computed three times a point but needs no buffer of its own: each buffer of a strip is
-// allocated per strip, and where more than 128 KiB of them are freed per strip the C library
-// returns their pages, to fault them in again in the next strip.
-bool first_pass_of_strip_reader(const Analysis& analysis, const Schedule& schedule, int f, const std::string& strip) {
+// The one reader of Func `f` when `f` is a separable filter's first pass: a Func of a few
+// operations of its own (a boundary condition it inlines costs nothing inside the image,
+// where Halide partitions the loops) that one reader alone reads, at a few points along
+// other dimensions than its own taps; a chain of stencils along one dimension is no such
+// pass. -1 otherwise.
+int second_pass_of(const Analysis& analysis, int f) {
   const FuncAnalysis& fa = analysis.funcs[f];
-  if (fa.has_updates() || fa.consumers.size() != 1 || fa.stages[0].arith_ops > kCostlyOps) return false;
+  if (fa.has_updates() || fa.consumers.size() != 1 || fa.stages[0].arith_ops > kCostlyOps) return -1;
   const auto [reader, stage] = fa.consumers.front();
-  const ComputeLocation& rc = schedule.funcs[reader].compute;
-  const bool per_strip = rc.kind == ComputeLocation::Kind::kAt && rc.loop == strip && !rc.sliding();
-  if (!per_strip && rc.kind != ComputeLocation::Kind::kInline) return false;
-  return most_points_read(analysis, f) <= kFirstPassPoints && taps_across(fa, analysis.funcs[reader].stages[stage]);
+  const bool separable =
+      most_points_read(analysis, f) <= kFirstPassPoints && taps_across(fa, analysis.funcs[reader].stages[stage]);
+  return separable ? reader : -1;
+}
+
+// Whether a separable filter's first pass is inlined into its second pass, placed at
+// `second`. Where the second is inlined itself (camera_pipe's unsharp mask, into the
+// sharpened output, as its authors write it; a depth filter's last level), and where it is
+// computed per strip in strips computed whole. Inlined, the first pass is computed three
+// times a point but needs no buffer of its own: each buffer of a strip is allocated per
+// strip, and where more than 128 KiB of them are freed per strip the C library returns their
+// pages, to fault them in again in the next strip.
+bool inlines_first_pass(const ComputeLocation& second, const std::string& strip, StripProducers producers) {
+  if (second.kind == ComputeLocation::Kind::kInline) return true;
+  const bool per_strip = second.kind == ComputeLocation::Kind::kAt && second.loop == strip && !second.sliding();
+  return per_strip && producers == StripProducers::kWholeStrips;
 }
 
 // What place_producers did: the windows it made, the stencil producers it computes per
@@ -361,12 +370,13 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
       leaders.push_back(f);
       continue;
     }
-    const bool whole_strip = producers == StripProducers::kWholeStrips;
-    if (whole_strip && first_pass_of_strip_reader(analysis, schedule, f, strip)) {
+    const int second_pass = second_pass_of(analysis, f);
+    if (second_pass >= 0 && inlines_first_pass(schedule.funcs[second_pass].compute, strip, producers)) {
       fs.compute.kind = ComputeLocation::Kind::kInline;
       fs.stages.clear();
       continue;
     }
+    const bool whole_strip = producers == StripProducers::kWholeStrips;
     if (host.innermost == strip || whole_strip) {  // a reader is computed per strip: so is this one
       if (host.innermost != strip) ++placed.whole_strip_stencils;
       fs.compute = per_strip;

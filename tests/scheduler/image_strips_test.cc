@@ -297,6 +297,24 @@ TEST(ImageStrips, AWindowKeepsThePowerOfTwoOfRowsItsReaderReads) {
   EXPECT_EQ(h.find("max2_x")->compute.fold_rows, 2);
 }
 
+// With windows too, a separable filter's first pass is inlined where its second pass is
+// inlined itself: the depth filter's last level (read once per pixel through the stack)
+// inlines its horizontal pass, while the levels below keep theirs as windows.
+TEST(ImageStrips, AFirstPassIsInlinedWhereItsSecondPassIs) {
+  const auto sg = subgraphs::load_generator_subgraph(std::string(KTUNE_REAL_GENERATORS) + ":ktune_depth_blur",
+                                                     {{"width", "128"}, {"height", "256"}});
+  const Space space(analyze(*sg, testing::test_target()));
+  const Schedule h = space.heuristic();
+  ASSERT_EQ(space.validate(h).value_or(""), "");
+  EXPECT_EQ(h.find("blurred_2")->compute.kind, ComputeLocation::Kind::kInline);
+  EXPECT_EQ(h.find("horizontal_2")->compute.kind, ComputeLocation::Kind::kInline);
+  for (const char* window : {"horizontal_0", "blurred_0", "horizontal_1", "blurred_1"}) {
+    EXPECT_TRUE(h.find(window)->compute.sliding()) << window;
+  }
+  const auto inputs = sg->make_inputs(9);
+  EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
+}
+
 TEST(ImageStrips, APipelineWithoutStencilsIsLeftAlone) {
   const auto sg = testing::spec_subgraph(testing::kTwoPointwiseSpec);
   const Analysis a = analyze(*sg, testing::test_target());
