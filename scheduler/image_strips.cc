@@ -240,8 +240,9 @@ int64_t lower_resolution_slack(const FuncAnalysis& window, const FuncAnalysis& h
 // read, where the row in flight is one (Halide does not fold a Func read rows ahead of the
 // loop by itself, nor one at a lower resolution than its host, and a strip's whole buffer
 // is one the C library maps afresh per call). A row more doubles the fold of a reader of
-// 8 rows: a running maximum's 15-row window then keeps 64 KiB rows more, and runs 1.2x
-// slower. 0 where the strip is no longer than that, or nothing reads it.
+// 8 rows: a running maximum's last vertical pass then keeps 128 KiB per strip where 64 hold
+// what is read, and runs 1.2x slower. 0 where the strip is no longer than that, or nothing
+// reads it.
 int64_t fold_rows(int64_t span, int64_t strip_rows) {
   if (span < 0) return 0;
   int64_t fold = 2;
@@ -286,7 +287,7 @@ bool sums_per_pixel_of(const Analysis& analysis, int f, int leader) {
 }
 
 // Points at which the one reader of a separable filter's first pass reads it (a 1-2-1
-// filter's 3), at most, for strips computed whole to inline the pass.
+// filter's 3), at most, for the pass to be inlined into it.
 constexpr size_t kFirstPassPoints = 3;
 
 // The one reader of Func `f` when `f` is a separable filter's first pass: a Func of a few
@@ -325,10 +326,10 @@ struct PlacedProducers {
 };
 
 // Places the producers hosted by `leader` (already in strips with loops `row` and `strip`):
-// stencil producers at its resolution become windows (or are computed per strip: `producers`),
-// those too far up the chain lead groups of their own (appended to `leaders`), reductions and
-// others hosted at its loops are computed per strip, and so are the per-pixel sums only the
-// leader reads.
+// stencil producers at its resolution become windows (or are computed per strip: `producers`)
+// but for separable first passes inlined into their second, those too far up the chain lead
+// groups of their own (appended to `leaders`), reductions and others hosted at its loops are
+// computed per strip, and so are the per-pixel sums only the leader reads.
 PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, int leader, const std::string& row,
                                 const std::string& strip, StripProducers producers, std::vector<int>& leaders) {
   const FuncAnalysis& la = analysis.funcs[leader];
