@@ -13,6 +13,7 @@
 #include "scheduler/gpu_mapping.h"
 #include "scheduler/gpu_stage_template.h"
 #include "scheduler/host_consumer.h"
+#include "scheduler/column_tiles.h"
 #include "scheduler/image_strips.h"
 #include "scheduler/buffer_limits.h"
 #include "scheduler/inline_cost.h"
@@ -267,11 +268,13 @@ std::vector<Schedule> Space::strip_variants() const {
     if (per_core != kStripsPerCore) choices.push_back({per_core, StripProducers::kWindows});
   }
   choices.push_back({kStripsPerCore, StripProducers::kWholeStrips});
-  for (const StripChoice& choice : choices) {
-    Schedule s = build(nullptr, choice);
+  const auto add = [&](Schedule s) {
     const bool known = s == heuristic || std::find(variants.begin(), variants.end(), s) != variants.end();
     if (!known && !validate(s)) variants.push_back(std::move(s));
-  }
+  };
+  for (const StripChoice& choice : choices) add(build(nullptr, choice));
+  Schedule tiled = heuristic;
+  if (tile_strip_columns(analysis_, tiled)) add(std::move(tiled));
   return variants;
 }
 

@@ -42,8 +42,9 @@ class Space {
   // The sampling rules applied deterministically.
   Schedule heuristic() const;
   // The heuristic with its image strips at the other counts per core of
-  // kStripsPerCoreChoices (image_strips.h), and with its stencil producers computed per strip
-  // instead of as windows: those that differ from it and validate.
+  // kStripsPerCoreChoices (image_strips.h), with its stencil producers computed per strip
+  // instead of as windows, and with its strips walked in column tiles (column_tiles.h): those
+  // that differ from it and validate.
   std::vector<Schedule> strip_variants() const;
   // A random valid schedule, or nullopt if none was found in a bounded number of tries.
   std::optional<Schedule> sample(Rng& rng) const;
