@@ -250,6 +250,18 @@ int64_t fold_rows(int64_t span, int64_t strip_rows) {
   return fold < strip_rows ? fold : 0;
 }
 
+// Bytes of a cache line, to which each row of a window is padded.
+constexpr int64_t kCacheLineBytes = 64;
+
+// Values of Func `f` in a cache line: a window padded to it starts each row at the same
+// offset within a line, so that its vector loads and stores split no more lines on one row
+// than on another. Unpadded, rows of 2594 values (camera_pipe's) start at a new offset each:
+// its heuristic ran 1.02x faster padded, a Harris-style corner response 1.09x, a camera
+// pipeline 1.03x; rows already a multiple of 64 bytes are unchanged.
+int64_t cache_line_values(const FuncAnalysis& f) {
+  return std::clamp<int64_t>(kCacheLineBytes / std::max(1, f.element_bytes), 2, kMaxRowAlignment);
+}
+
 // The pure stage of a window: its rows vectorized by `lanes` where they are that long, its
 // channel loops unrolled just outside the vector (channel_loops.h).
 std::vector<StageSchedule> window_stages(const FuncAnalysis& fa, int64_t lanes) {
@@ -388,6 +400,7 @@ PlacedProducers place_producers(const Analysis& analysis, Schedule& schedule, in
     const int64_t fold = span < 0 ? 0 : fold_rows(span + lower_resolution_slack(fa, la), rows);
     fs.compute = ComputeLocation{ComputeLocation::Kind::kAt, la.name, 0, row, strip, fold};
     fs.stages = window_stages(fa, fa.stages[0].native_lanes(analysis.target));
+    if (!fs.stages.empty()) fs.compute.row_alignment = cache_line_values(fa);
     ++placed.windows;
   }
   return placed;

@@ -160,6 +160,7 @@ ordered compute_json(const ComputeLocation& compute) {
     c["loop"] = compute.loop;
     if (!compute.store_loop.empty()) c["store_loop"] = compute.store_loop;
     if (compute.fold_rows > 0) c["fold_rows"] = compute.fold_rows;
+    if (compute.row_alignment > 0) c["row_alignment"] = compute.row_alignment;
   }
   return c;
 }
@@ -168,7 +169,8 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
   const json& c = field(obj, "compute", where, path);
   const std::string cp = path + ".compute";
   if (!c.is_object()) fail(where, cp, "expected an object with \"kind\", found " + shown(c));
-  check_keys(c, {"kind", "consumer", "consumer_stage", "loop", "store_loop", "fold_rows"}, where, cp);
+  check_keys(c, {"kind", "consumer", "consumer_stage", "loop", "store_loop", "fold_rows", "row_alignment"},
+             where, cp);
   ComputeLocation out;
   const std::string kind = string_field(c, "kind", where, cp);
   if (kind == "inline") {
@@ -190,6 +192,14 @@ ComputeLocation compute_field(const json& obj, const std::string& where, const s
       out.fold_rows = int_field(c, "fold_rows", where, cp);
       if (out.fold_rows < 2 || out.store_loop.empty()) {
         fail(where, cp + ".fold_rows", "expected 2 or more rows, with a store_loop (a sliding window)");
+      }
+    }
+    if (c.contains("row_alignment")) {
+      out.row_alignment = int_field(c, "row_alignment", where, cp);
+      const int64_t n = out.row_alignment;
+      if (n < 2 || n > kMaxRowAlignment || (n & (n - 1)) != 0) {
+        fail(where, cp + ".row_alignment",
+             "expected a power of two from 2 to " + std::to_string(kMaxRowAlignment) + " values, found " + std::to_string(n));
       }
     }
   } else {
@@ -251,7 +261,8 @@ const char* to_string(ComputeLocation::Kind kind) {
 
 bool ComputeLocation::operator==(const ComputeLocation& o) const {
   return kind == o.kind && (kind != Kind::kAt || (consumer == o.consumer && consumer_stage == o.consumer_stage && loop == o.loop &&
-                                                   store_loop == o.store_loop && fold_rows == o.fold_rows));
+                                                   store_loop == o.store_loop && fold_rows == o.fold_rows &&
+                                                   row_alignment == o.row_alignment));
 }
 bool LoopSplit::operator==(const LoopSplit& o) const {
   return loop == o.loop && outer == o.outer && inner == o.inner && factor == o.factor && tail == o.tail;

@@ -19,6 +19,9 @@
 
 namespace ktune::scheduler {
 
+// The widest padding of a row (ComputeLocation::row_alignment), in values.
+inline constexpr int64_t kMaxRowAlignment = 256;
+
 // Where a Func is computed (and stored).
 struct ComputeLocation {
   enum class Kind { kInline, kRoot, kAt };
@@ -36,6 +39,11 @@ struct ComputeLocation {
   // (a Func read rows ahead of the loop); Halide checks at run time that they suffice.
   // 0 = Halide's choice.
   int64_t fold_rows = 0;
+  // kAt on a CPU: the Func's rows (its first dimension) are stored padded to a multiple of
+  // this many values (Halide's align_storage), so that every row of its buffer starts at the
+  // same offset within a cache line: a window over rows of 2594 bytes otherwise has its
+  // vector loads and stores split across cache lines on most rows. 0 = unpadded.
+  int64_t row_alignment = 0;
   bool sliding() const { return kind == Kind::kAt && !store_loop.empty(); }
   bool operator==(const ComputeLocation& o) const;
 };

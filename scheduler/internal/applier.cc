@@ -148,6 +148,7 @@ void Applier::apply_compute(const FuncSchedule& fs, const Schedule& schedule) {
         body_ << "  " << fs.func << ".store_at(" << fs.compute.consumer << ", " << ident(fs.compute.store_loop) << ");\n";
         if (fs.compute.fold_rows > 0) fold_rows(fs);
       }
+      if (fs.compute.row_alignment > 0) align_rows(fs);
       break;
     }
   }
@@ -168,6 +169,14 @@ void Applier::fold_rows(const FuncSchedule& fs) {
   names_ = &stage_names(fs.func, 0);
   funcs_.at(fs.func).func.fold_storage(loop_var(fa->args[1], false).var, static_cast<int>(fs.compute.fold_rows));
   body_ << "  " << fs.func << ".fold_storage(" << ident(fa->args[1]) << ", " << fs.compute.fold_rows << ");\n";
+}
+
+void Applier::align_rows(const FuncSchedule& fs) {
+  const FuncAnalysis* fa = analysis_.find(fs.func);
+  if (!fa || fa->args.empty()) throw Halide::CompileError(fs.func + ": row_alignment needs a first dimension");
+  names_ = &stage_names(fs.func, 0);
+  funcs_.at(fs.func).func.align_storage(loop_var(fa->args[0], false).var, static_cast<int>(fs.compute.row_alignment));
+  body_ << "  " << fs.func << ".align_storage(" << ident(fa->args[0]) << ", " << fs.compute.row_alignment << ");\n";
 }
 
 void Applier::align_rounded_extents(const FuncSchedule& fs) {

@@ -75,6 +75,8 @@ class Applier {
 
   // A window's buffer folded to its `fold_rows` rows along its second pure variable.
   void fold_rows(const FuncSchedule& fs);
+  // A buffer's rows padded to `row_alignment` values along its first pure variable.
+  void align_rows(const FuncSchedule& fs);
 
   // Halide's compute_with: `fs`'s pure stage joins its sibling's loop nest at the loop
   // named in fs.compute_with, after every stage is split and ordered.

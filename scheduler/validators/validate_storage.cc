@@ -1,7 +1,8 @@
 // Storage orders: a Func stores its buffer in another order only when it has a buffer of
 // its own (computed at root or at a loop, not inlined), that buffer is not an output (the
 // caller's buffer has its own layout), and the order lists each of its pure variables once.
-// A storage order is a CPU decision.
+// A storage order is a CPU decision. So is a row alignment (padding each row of a buffer
+// computed at a loop), which an output cannot have either.
 #include <algorithm>
 
 #include "scheduler/validators/validator.h"
@@ -20,12 +21,23 @@ std::optional<std::string> check_storage(const FuncSchedule& fs, const FuncAnaly
   return std::nullopt;
 }
 
+std::optional<std::string> check_row_alignment(const FuncSchedule& fs, const Analysis& a) {
+  if (fs.compute.row_alignment == 0) return std::nullopt;
+  const std::string where = fs.func + " row_alignment: ";
+  if (a.target.is_gpu()) return where + "padding rows is a CPU decision";
+  const FuncAnalysis* fa = a.find(fs.func);
+  if (fa && fa->is_output) return where + "an output is stored as its caller's buffer is laid out";
+  if (fa && fa->args.empty()) return where + "a Func without dimensions has no rows";
+  return std::nullopt;
+}
+
 class StorageValidator : public Validator {
  public:
   std::string_view name() const override { return "storage"; }
 
   std::optional<std::string> check(const Schedule& s, const Analysis& a) const override {
     for (const FuncSchedule& fs : s.funcs) {
+      if (auto error = check_row_alignment(fs, a)) return error;
       if (fs.storage.empty()) continue;
       if (a.target.is_gpu()) return fs.func + " storage: a storage order is a CPU decision";
       const FuncAnalysis* fa = a.find(fs.func);

@@ -97,6 +97,9 @@ TEST(ImageStrips, TheHeuristicSlidesEveryStencilOfAShortChainAlongTheOutputsStri
   EXPECT_EQ(h.find("out")->stages[0].parallel.size(), 1u);
   // s1 reads 3 rows of s0 per row: 4 rows kept, reused in turn.
   EXPECT_EQ(h.find("s0")->compute.fold_rows, 4);
+  // Each row of a window of f32 padded to a cache line of 16 values.
+  EXPECT_EQ(h.find("s0")->compute.row_alignment, 16);
+  EXPECT_EQ(h.find("s1")->compute.row_alignment, 16);
   const auto inputs = sg->make_inputs(7);
   EXPECT_EQ(testing::run_and_compare(*sg, space.analysis(), h, inputs, sg->reference(inputs)), "");
 }

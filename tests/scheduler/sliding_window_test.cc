@@ -1,6 +1,6 @@
 // Sliding windows: a Func computed per row of a strip and stored per strip (store_loop)
 // validates only where Halide slides it, prints as store_at, round-trips through JSON, is
-// offered by the space, and computes the reference.
+// offered by the space, and computes the reference; so does one whose rows are padded.
 #include "scheduler/sliding_window.h"
 
 #include <gmock/gmock.h>
@@ -12,6 +12,7 @@ namespace ktune::scheduler {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Three 3-tap stencils: bx (along rows) -> by (along columns) -> out (along rows).
 constexpr const char* kStencils = R"({"name": "stencils", "inputs": [{"name": "in", "shape": [70, 134]}],
@@ -65,6 +66,35 @@ TEST_F(SlidingWindowTest, AFoldedWindowKeepsItsRowsInTurnAndComputesTheReference
   const auto inputs = sg_->make_inputs(6);
   EXPECT_EQ(testing::run_and_compare(*sg_, space_->analysis(), s, inputs, sg_->reference(inputs)), "");
   EXPECT_EQ(Schedule::from_json(s.to_json(), "folded.json"), s);
+}
+
+TEST_F(SlidingWindowTest, APaddedWindowStoresItsRowsAlignedAndComputesTheReference) {
+  Schedule s = strips();
+  s.find("bx")->compute.row_alignment = 16;
+  ASSERT_EQ(space_->validate(s).value_or(""), "");
+  const ApplyResult applied = apply(s, *sg_, space_->analysis());
+  ASSERT_TRUE(applied.ok) << applied.error;
+  EXPECT_THAT(applied.source, HasSubstr("bx.align_storage(x, 16);"));
+  EXPECT_THAT(applied.source, Not(HasSubstr("by.align_storage(")));
+  const auto inputs = sg_->make_inputs(8);
+  EXPECT_EQ(testing::run_and_compare(*sg_, space_->analysis(), s, inputs, sg_->reference(inputs)), "");
+  const Schedule back = Schedule::from_json(s.to_json(), "padded.json");
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(back.find("bx")->compute.row_alignment, 16);
+  EXPECT_NE(back.hash(), strips().hash());
+}
+
+TEST_F(SlidingWindowTest, ARowAlignmentIsAPowerOfTwo) {
+  for (int bad : {1, 12, 512}) {
+    nlohmann::json j = strips().to_json();
+    j["funcs"][0]["compute"]["row_alignment"] = bad;
+    try {
+      Schedule::from_json(j, "strips.json");
+      ADD_FAILURE() << "accepted row_alignment " << bad;
+    } catch (const std::exception& e) {
+      EXPECT_THAT(e.what(), HasSubstr("funcs[0].compute.row_alignment")) << bad;
+    }
+  }
 }
 
 TEST_F(SlidingWindowTest, FoldedRowsNeedAWindow) {
