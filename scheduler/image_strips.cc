@@ -256,8 +256,8 @@ constexpr int64_t kCacheLineBytes = 64;
 // Values of Func `f` in a cache line: a window padded to it starts each row at the same
 // offset within a line, so that its vector loads and stores split no more lines on one row
 // than on another. Unpadded, rows of 2594 values (camera_pipe's) start at a new offset each:
-// its heuristic ran 1.02x faster padded, a Harris-style corner response 1.09x, a camera
-// pipeline 1.03x; rows already a multiple of 64 bytes are unchanged.
+// its heuristic ran 1.03x faster padded, a Harris-style corner response 1.09x, a camera
+// pipeline 1.02x, a blur chain level (bench/padded_rows.sh).
 int64_t cache_line_values(const FuncAnalysis& f) {
   return std::clamp<int64_t>(kCacheLineBytes / std::max(1, f.element_bytes), 2, kMaxRowAlignment);
 }

@@ -85,6 +85,7 @@ std::optional<ComputeLocation> row_location(const Analysis& analysis, const Sche
     ComputeLocation at = rs.compute;
     at.store_loop.clear();
     at.fold_rows = 0;
+    at.row_alignment = 0;  // the reader's padding fits the reader's values
     return at;
   }
   if (rs.compute.kind != ComputeLocation::Kind::kRoot) return std::nullopt;
