@@ -1,8 +1,8 @@
 // Storage orders: a Func stores its buffer in another order only when it has a buffer of
 // its own (computed at root or at a loop, not inlined), that buffer is not an output (the
 // caller's buffer has its own layout), and the order lists each of its pure variables once.
-// A storage order is a CPU decision. So is a row alignment (padding each row of a buffer
-// computed at a loop), which an output cannot have either.
+// A storage order is a CPU decision. So is a row alignment, which pads each row of a buffer
+// computed at a loop.
 #include <algorithm>
 
 #include "scheduler/validators/validator.h"
@@ -25,8 +25,9 @@ std::optional<std::string> check_row_alignment(const FuncSchedule& fs, const Ana
   if (fs.compute.row_alignment == 0) return std::nullopt;
   const std::string where = fs.func + " row_alignment: ";
   if (a.target.is_gpu()) return where + "padding rows is a CPU decision";
+  // An output is at root (the compute_location validator), stored as its caller lays it out.
+  if (fs.compute.kind != ComputeLocation::Kind::kAt) return where + "only a Func computed at a loop is padded";
   const FuncAnalysis* fa = a.find(fs.func);
-  if (fa && fa->is_output) return where + "an output is stored as its caller's buffer is laid out";
   if (fa && fa->args.empty()) return where + "a Func without dimensions has no rows";
   return std::nullopt;
 }

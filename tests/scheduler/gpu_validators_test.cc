@@ -2,7 +2,7 @@
 // too many threads per block (in a kernel, or in an rfactor's intermediate kernel), too
 // much shared memory per block, kernels without block or thread loops, CPU decisions on a
 // GPU, GPU rfactors of non-associative updates or with unmapped intermediates, and shared
-// memory outside a block. Their messages name the stage and the limit.
+// memory outside a block, padded rows. Their messages name the stage and the limit.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -79,6 +79,13 @@ TEST_F(GpuValidators, RejectsUnmappedKernelsAndCpuDecisions) {
   s.find("blur_x")->stages.at(0).gpu.memory = "shared";
   EXPECT_EQ(space_.validate(s).value_or(""),
             "gpu_mapping: blur_x stage 0: shared memory is for Funcs computed at a consumer's block level");
+}
+
+TEST_F(GpuValidators, RejectsPaddedRowsOnAGpu) {
+  Schedule s = testing::blur_shared_schedule(space_);
+  ASSERT_EQ(s.find("blur_x")->compute.kind, ComputeLocation::Kind::kAt);
+  s.find("blur_x")->compute.row_alignment = 16;
+  EXPECT_EQ(space_.validate(s).value_or(""), "storage: blur_x row_alignment: padding rows is a CPU decision");
 }
 
 TEST_F(GpuValidators, CpuTargetStillRefusesGpuMappings) {

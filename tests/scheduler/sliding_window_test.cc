@@ -84,6 +84,13 @@ TEST_F(SlidingWindowTest, APaddedWindowStoresItsRowsAlignedAndComputesTheReferen
   EXPECT_NE(back.hash(), strips().hash());
 }
 
+TEST_F(SlidingWindowTest, OnlyAFuncComputedAtALoopIsPadded) {
+  Schedule s = strips();
+  s.find("bx")->compute = ComputeLocation{};
+  s.find("bx")->compute.row_alignment = 16;
+  EXPECT_THAT(space_->validate(s).value_or(""), HasSubstr("bx row_alignment: only a Func computed at a loop is padded"));
+}
+
 TEST_F(SlidingWindowTest, ARowAlignmentIsAPowerOfTwo) {
   for (int bad : {1, 12, 512}) {
     nlohmann::json j = strips().to_json();
