@@ -10,6 +10,7 @@
 #include "scheduler/inline_cost.h"
 #include "scheduler/isl_context.h"
 #include "scheduler/loop_nest.h"
+#include "scheduler/root_inlining.h"
 #include "scheduler/row_producers.h"
 #include "scheduler/stencil_taps.h"
 #include "scheduler/strip_row_walks.h"
@@ -593,6 +594,7 @@ bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_co
   give_rows_to_grids(analysis, schedule);
   compute_row_producers_per_row(analysis, schedule);
   inline_boundary_conditions_of_rows(analysis, schedule);
+  inline_cheap_roots(analysis, schedule);
   return true;
 }
 

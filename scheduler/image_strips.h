@@ -51,7 +51,8 @@ std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes
 // computed per strip: `producers`), and with the per-pixel sums only it reads (non-local
 // means' weighted sums) computed per strip. Funcs that are inlined, at a lower resolution
 // (pyramid levels), other reductions, or hosted by another Func keep their places, about
-// `per_core` strips per core. Returns whether anything changed.
+// `per_core` strips per core; then large Funcs left at root that cost less to recompute than
+// to store are inlined (root_inlining.h). Returns whether anything changed.
 bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core = kStripsPerCore,
                         StripProducers producers = StripProducers::kWindows);
 

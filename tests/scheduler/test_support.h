@@ -58,7 +58,7 @@ inline TargetInfo avx512_test_target() {
   return t;
 }
 
-// Runs `schedule` and compares with `want` (the reference on `inputs`).
+// Runs `schedule` and compares with `want` (the reference on `inputs`) as the gate does.
 // Returns "" on a match, else what went wrong.
 inline std::string run_and_compare(const subgraphs::Subgraph& sg, const Analysis& analysis, const Schedule& schedule,
                                    const std::vector<subgraphs::Tensor>& inputs,
@@ -68,7 +68,9 @@ inline std::string run_and_compare(const subgraphs::Subgraph& sg, const Analysis
   try {
     const auto got = subgraphs::run_pipeline(*applied.built, inputs, sg.inputs(), sg.outputs(),
                                              Halide::Target(targets::jit_halide_target()));
-    const subgraphs::Comparison c = subgraphs::compare_outputs(got, want);
+    // As the gate compares: an integer output rounded from float arithmetic may flip a few
+    // elements by one where a schedule reassociates the arithmetic.
+    const subgraphs::Comparison c = subgraphs::compare_outputs(got, want, sg.outputs());
     return c.passed() ? "" : c.describe();
   } catch (const Halide::Error& e) {
     return std::string("Halide: ") + e.what();
