@@ -46,10 +46,16 @@ export HL_NUM_THREADS=2
 target=$("$ktune" devices --format json |
   python3 -c 'import json,sys; print([d for d in json.load(sys.stdin)["devices"] if d["name"] == "host"][0]["device"]["halide_target"])')
 
-# What an app's data needs beyond ktune's defaults.
+# What an app's data needs beyond ktune's defaults: ktune's flags, and the same ranges as the
+# plugin reads them (KTUNE_INPUTS), so that it finds the workload tuned on them.
 app_args() {
   case "$1" in
     local_laplacian) echo "--input-range input=1,30" ;;
+  esac
+}
+app_plugin_inputs() {
+  case "$1" in
+    local_laplacian) echo "input=1:30" ;;
   esac
 }
 
@@ -66,7 +72,7 @@ for app in "${apps[@]}"; do
   "$ktune" tune --generator "$lib:$app" "${data[@]}" --db "$db" --budget "$budget" --threads 2 > "$out/tune.txt" 2>&1 || tune=FAILED
   "$ktune" query --db "$db" --device host --workload "$app" --format json > "$out/best.json" 2>/dev/null &&
     grep -q '"median_ns"' "$out/best.json" || tune=FAILED
-  LD_PRELOAD="$codegen" KTUNE_DB="$db" KTUNE_FALLBACK_AUTOSCHEDULER=none "$work/$app.gen" -g "$app" -p "$plugin" -s Ktune \
+  LD_PRELOAD="$codegen" KTUNE_DB="$db" KTUNE_INPUTS="$(app_plugin_inputs "$app")" KTUNE_FALLBACK_AUTOSCHEDULER=none "$work/$app.gen" -g "$app" -p "$plugin" -s Ktune \
     -e static_library,h,schedule -o "$out" target="$target" auto_schedule=true > "$out/plugin.log" 2>&1 &&
     grep -q "// ktune: tuned schedule" "$out/$app.schedule.h" || plugin_applied=FAILED
   "$ktune" bench --generator "$lib:$app" "${data[@]}" --db "$db" --threads 2 --rounds "$rounds" \
