@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "scheduler/inline_cost.h"
@@ -31,65 +32,80 @@ double points_of(const FuncAnalysis& fa) {
   return n;
 }
 
-// True when `fs` is a pure, non-output Func at root that inlining could take.
-bool inlinable_root(const FuncAnalysis& fa, const FuncSchedule& fs) {
+// True when `fs` is a pure, non-output Func at root, larger than the caches, that inlining
+// could take.
+bool large_pure_root(const FuncAnalysis& fa, const FuncSchedule& fs) {
+  const bool bounded = std::none_of(fa.unbounded_dims.begin(), fa.unbounded_dims.end(), [](bool b) { return b; });
   return !fa.is_output && !fa.has_updates() && fs.compute.kind == ComputeLocation::Kind::kRoot &&
-         !fa.consumers.empty() &&
-         std::none_of(fa.unbounded_dims.begin(), fa.unbounded_dims.end(), [](bool b) { return b; });
+         !fa.consumers.empty() && bounded && points_of(fa) * fa.element_bytes >= kCachedBytes;
 }
 
-// True when some Func of `schedule` is computed at a loop of Func `name`.
-bool hosts_a_producer(const Schedule& schedule, const std::string& name) {
-  return std::any_of(schedule.funcs.begin(), schedule.funcs.end(), [&](const FuncSchedule& fs) {
-    return fs.compute.kind == ComputeLocation::Kind::kAt && fs.compute.consumer == name;
-  });
+// True when `schedule` places something at Func `name`'s loops (a producer computed there, an
+// input's pack) or computes a sibling with it: inlined, it would leave them without a loop.
+bool anchors_another(const Schedule& schedule, const std::string& name) {
+  const auto at_it = [&](const ComputeLocation& c) { return c.kind == ComputeLocation::Kind::kAt && c.consumer == name; };
+  for (const FuncSchedule& fs : schedule.funcs) {
+    if (at_it(fs.compute) || fs.compute_with.func == name || (fs.func == name && !fs.compute_with.empty())) return true;
+  }
+  return std::any_of(schedule.packs.begin(), schedule.packs.end(), [&](const InputPack& p) { return at_it(p.compute); });
 }
 
-}  // namespace
-
-double times_computed_inlined(const Analysis& analysis, const Schedule& schedule, int func) {
+// times_computed_inlined, remembering each Func's answer in `known` (a pipeline's readers
+// form a DAG: without it, every path to the output would be walked again).
+double times_computed(const Analysis& analysis, const Schedule& schedule, int func, std::map<int, double>& known) {
+  if (const auto it = known.find(func); it != known.end()) return it->second;
   const FuncAnalysis& fa = analysis.funcs[func];
   double most = 1;
   for (const auto& [reader, stage] : fa.consumers) {
-    if (stage > 0) return std::numeric_limits<double>::max();
+    if (stage > 0) return known[func] = std::numeric_limits<double>::max();
     const StageAnalysis& sa = analysis.funcs[reader].stages[stage];
     std::set<std::string> points;
     for (const ProducerUse& use : sa.uses) {
       if (use.func == func) points.insert(use.access);
     }
-    double times = static_cast<double>(sa.pure_iterations()) * static_cast<double>(points.size()) / points_of(fa);
-    times = std::max(1.0, times);
+    const double per_reader = static_cast<double>(sa.pure_iterations()) * static_cast<double>(points.size());
+    double times = std::max(1.0, per_reader / points_of(fa));
     if (schedule.funcs[reader].compute.kind == ComputeLocation::Kind::kInline) {
-      times *= times_computed_inlined(analysis, schedule, reader);
+      times *= times_computed(analysis, schedule, reader, known);
     }
     most = std::max(most, times);
   }
-  return most;
+  return known[func] = most;
+}
+
+// True when every reader of Func `func` carries at most kMostReaderOps with what it inlines.
+bool readers_stay_small(const Analysis& analysis, const Schedule& schedule, int func) {
+  for (const auto& [reader, stage] : analysis.funcs[func].consumers) {
+    if (inlined_ops(analysis, schedule, reader, stage) > kMostReaderOps) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+double times_computed_inlined(const Analysis& analysis, const Schedule& schedule, int func) {
+  std::map<int, double> known;
+  return times_computed(analysis, schedule, func, known);
 }
 
 int inline_cheap_roots(const Analysis& analysis, Schedule& schedule) {
   if (schedule.funcs.size() != analysis.funcs.size()) return 0;
   int inlined = 0;
   for (int f = 0; f < static_cast<int>(analysis.funcs.size()); ++f) {
-    const FuncAnalysis& fa = analysis.funcs[f];
     FuncSchedule& fs = schedule.funcs[f];
-    if (!inlinable_root(fa, fs) || hosts_a_producer(schedule, fa.name) || points_of(fa) * fa.element_bytes < kCachedBytes) continue;
-    const double recomputed =
-        static_cast<double>(inlined_ops(analysis, schedule, f, 0)) * times_computed_inlined(analysis, schedule, f);
-    if (recomputed > kRecomputedOps) continue;
+    if (!large_pure_root(analysis.funcs[f], fs) || anchors_another(schedule, fs.func)) continue;
+    const double ops = static_cast<double>(inlined_ops(analysis, schedule, f, 0));
+    if (ops * times_computed_inlined(analysis, schedule, f) > kRecomputedOps) continue;
     const FuncSchedule kept = fs;
     fs.compute = ComputeLocation{};
     fs.compute.kind = ComputeLocation::Kind::kInline;
     fs.stages.clear();
-    bool readers_small = true;
-    for (const auto& [reader, stage] : fa.consumers) {
-      readers_small &= inlined_ops(analysis, schedule, reader, stage) <= kMostReaderOps;
-    }
-    if (!readers_small) {
+    fs.storage.clear();
+    if (readers_stay_small(analysis, schedule, f)) {
+      ++inlined;
+    } else {
       fs = kept;
-      continue;
     }
-    ++inlined;
   }
   return inlined;
 }

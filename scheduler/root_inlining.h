@@ -18,10 +18,10 @@ namespace ktune::scheduler {
 double times_computed_inlined(const Analysis& analysis, const Schedule& schedule, int func);
 
 // Inlines, from the inputs forward, each pure Func of `schedule` computed at root whose
-// buffer is larger than a cache, that hosts no producer, and whose arithmetic (with the
-// producers inlined before it) times times_computed_inlined is small: it then makes no pass
-// through memory of its own. A Func whose readers would grow too large stays. Returns how
-// many it inlined.
+// buffer is larger than a cache, at whose loops nothing is placed (no producer, no input's
+// pack, no sibling computed with it), and whose arithmetic (with the producers inlined before
+// it) times times_computed_inlined is small: it then makes no pass through memory of its own.
+// A Func whose readers would grow too large stays. Returns how many it inlined.
 int inline_cheap_roots(const Analysis& analysis, Schedule& schedule);
 
 }  // namespace ktune::scheduler

@@ -69,6 +69,21 @@ TEST(RootInlining, AFuncThatFitsInACacheStaysAtRoot) {
   EXPECT_EQ(inline_cheap_roots(space.analysis(), h), 0);
 }
 
+TEST(RootInlining, AFuncWithAProducerAtItsLoopsStaysAtRoot) {
+  const auto sg = pyramid(2048, 1536);
+  const Analysis a = analyze(*sg, testing::test_target());
+  const int level0 = a.index_of("f"), boundary = a.index_of("mirror_interior");
+  ASSERT_GE(boundary, 0);
+  Schedule s = all_at_root(a);
+  Schedule anchored = s;
+  anchored.funcs[boundary].compute = ComputeLocation{ComputeLocation::Kind::kAt, "f", 0, a.funcs[level0].args[1]};
+  inline_cheap_roots(a, anchored);
+  EXPECT_EQ(anchored.funcs[level0].compute.kind, ComputeLocation::Kind::kRoot);
+  // The same level with its boundary condition at root of its own is inlined.
+  inline_cheap_roots(a, s);
+  EXPECT_EQ(s.funcs[level0].compute.kind, ComputeLocation::Kind::kInline);
+}
+
 TEST(RootInlining, TheInlinedPyramidComputesTheReference) {
   const auto sg = pyramid(2048, 1536);
   const Analysis a = analyze(*sg, testing::test_target());
