@@ -14,6 +14,7 @@
 #include "scheduler/row_producers.h"
 #include "scheduler/stencil_taps.h"
 #include "scheduler/strip_row_walks.h"
+#include "scheduler/window_folds.h"
 
 namespace ktune::scheduler {
 namespace {
@@ -200,56 +201,6 @@ bool broadcast_and_costly(const Analysis& analysis, const Schedule& schedule, in
   return read_by_leader && inlined_ops(analysis, schedule, f, 0) > kCostlyOps;
 }
 
-// The fewest rows a Func computes that reads Func `f`, directly or through inlined Funcs
-// (Harris's box sum reads Ix through the inlined Ix * Ix); -1 where one has no rows.
-int64_t fewest_reader_rows(const Analysis& analysis, const Schedule& schedule, int f) {
-  int64_t fewest = std::numeric_limits<int64_t>::max();
-  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
-    const FuncAnalysis& ra = analysis.funcs[reader];
-    if (ra.extents.size() < 2) return -1;
-    fewest = std::min(fewest, ra.extents[1]);
-    if (schedule.funcs[reader].compute.kind != ComputeLocation::Kind::kInline) continue;
-    const int64_t through = fewest_reader_rows(analysis, schedule, reader);
-    if (through < 0) return -1;
-    fewest = std::min(fewest, through);
-  }
-  return fewest;
-}
-
-// How many more rows Func `f` covers than the reader that covers fewest: the span of its
-// rows one row of the strip reads (a 5-row stencil's reader: 4). A reader at a whole multiple
-// of its resolution (a full-resolution image read from the half-resolution planes of a Bayer
-// mosaic) counts in rows of `f`. -1 where there is no reader.
-int64_t rows_ahead_of_readers(const Analysis& analysis, const Schedule& schedule, int f) {
-  int64_t fewest = fewest_reader_rows(analysis, schedule, f);
-  if (fewest < 0 || fewest == std::numeric_limits<int64_t>::max()) return -1;
-  const int64_t rows = analysis.funcs[f].extents[1];
-  if (fewest <= rows || rows <= 0) return rows - fewest;
-  const int64_t ratio = (fewest + rows / 2) / rows;
-  return rows - (fewest + ratio - 1) / ratio;
-}
-
-// Rows beyond its readers' span that a window at 1 / `ratio` of its host's resolution needs
-// per iteration of a host row: Halide bounds the rows one host row reads of it loosely (from
-// row y - 1 to y + 1 over the ratio), up to `ratio` more. 0 at the host's resolution.
-int64_t lower_resolution_slack(const FuncAnalysis& window, const FuncAnalysis& host) {
-  const int64_t ratio = vertical_ratio(window, host);
-  return ratio > 1 ? ratio : 0;
-}
-
-// The rows a window keeps: the least power of two covering the `span` + 1 rows its readers
-// read, where the row in flight is one (Halide does not fold a Func read rows ahead of the
-// loop by itself, nor one at a lower resolution than its host, and a strip's whole buffer
-// is one the C library maps afresh per call). A row more doubles the fold of a reader of
-// 8 rows: a running maximum's last vertical pass then keeps 128 KiB per strip where 64 hold
-// what is read, and runs 1.2x slower. 0 where the strip is no longer than that, or nothing
-// reads it.
-int64_t fold_rows(int64_t span, int64_t strip_rows) {
-  if (span < 0) return 0;
-  int64_t fold = 2;
-  while (fold < span + 1) fold *= 2;
-  return fold < strip_rows ? fold : 0;
-}
 
 // Bytes of a cache line, to which each row of a window is padded.
 constexpr int64_t kCacheLineBytes = 64;
@@ -518,60 +469,6 @@ void inline_boundary_conditions_of_rows(const Analysis& analysis, Schedule& sche
   }
 }
 
-// Rows of its host's second pure loop that one iteration of `at.loop` covers (the pieces of
-// that loop inside it: 1 for a strip's row loop; more where the rows are split again).
-int64_t rows_per_iteration(const Analysis& analysis, const Schedule& schedule, const ComputeLocation& at) {
-  const int host = analysis.index_of(at.consumer);
-  const FuncSchedule* hs = schedule.find(at.consumer);
-  if (host < 0 || !hs) return 1;
-  const StageAnalysis& sa = analysis.funcs[host].stages[at.consumer_stage];
-  const LoopAnalysis* y = sa.pure_loop(1);
-  std::string error;
-  const auto nest = build_loop_nest(sa, hs->stage_or_empty(at.consumer_stage), &error);
-  if (!y || !nest || nest->position(at.loop) < 0) return 1;
-  int64_t rows = 1;
-  for (int p = 0; p < nest->position(at.loop); ++p) {
-    if (nest->loops[p].origin == y->name) rows *= nest->loops[p].extent;
-  }
-  return rows;
-}
-
-// Rows beyond one that the readers of window `f` compute per iteration of its loop: a reader
-// computed whole at a loop of its host without sliding down the rows (a mutation's window
-// along a row's columns) computes its own span of rows each time, all of them read from `f`.
-int64_t rows_of_unslid_readers(const Analysis& analysis, const Schedule& schedule, int f) {
-  int64_t most = 0;
-  for (const auto& [reader, stage] : analysis.funcs[f].consumers) {
-    const ComputeLocation& rc = schedule.funcs[reader].compute;
-    if (rc.kind != ComputeLocation::Kind::kAt) continue;
-    ComputeLocation stored = rc;
-    if (!rc.store_loop.empty()) stored.loop = rc.store_loop;
-    const bool slides_down_rows =
-        rows_per_iteration(analysis, schedule, stored) > rows_per_iteration(analysis, schedule, rc);
-    if (slides_down_rows) continue;
-    most = std::max(most, rows_ahead_of_readers(analysis, schedule, reader));
-  }
-  return most;
-}
-
-void refresh_window_folds(const Analysis& analysis, Schedule& schedule) {
-  if (schedule.funcs.size() != analysis.funcs.size()) return;
-  for (size_t f = 0; f < schedule.funcs.size(); ++f) {
-    ComputeLocation& c = schedule.funcs[f].compute;
-    if (!c.sliding()) c.fold_rows = 0;  // a mutation moved it out of its window
-    if (c.fold_rows == 0) continue;
-    const int64_t span = rows_ahead_of_readers(analysis, schedule, static_cast<int>(f));
-    const int host = analysis.index_of(c.consumer);
-    if (span < 0 || host < 0) {
-      c.fold_rows = 0;
-      continue;
-    }
-    const int64_t needed = span + rows_per_iteration(analysis, schedule, c) - 1 +
-                           rows_of_unslid_readers(analysis, schedule, static_cast<int>(f)) +
-                           lower_resolution_slack(analysis.funcs[f], analysis.funcs[host]);
-    c.fold_rows = std::max(c.fold_rows, fold_rows(needed, std::numeric_limits<int64_t>::max()));
-  }
-}
 
 bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core, StripProducers producers) {
   if (analysis.target.is_gpu() || schedule.funcs.size() != analysis.funcs.size()) return false;

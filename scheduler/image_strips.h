@@ -56,10 +56,4 @@ std::optional<StageSchedule> strip_stage(const FuncAnalysis& func, int64_t lanes
 bool apply_image_strips(const Analysis& analysis, Schedule& schedule, int per_core = kStripsPerCore,
                         StripProducers producers = StripProducers::kWindows);
 
-// Widens each window's fold_rows to what its readers and its compute loop now need: a
-// mutation that inlines a reader or splits the strip's rows again would otherwise leave a
-// fold that fails Halide's run-time check. Only grows folds; never adds one, and drops
-// the fold of a Func that no longer slides.
-void refresh_window_folds(const Analysis& analysis, Schedule& schedule);
-
 }  // namespace ktune::scheduler

@@ -25,6 +25,7 @@
 #include "scheduler/stage_template.h"
 #include "scheduler/tail_strategy.h"
 #include "scheduler/tiling_choices.h"
+#include "scheduler/window_folds.h"
 
 namespace ktune::scheduler {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "scheduler/image_strips.h"
+#include "scheduler/window_folds.h"
 
 namespace ktune::scheduler {
 

@@ -1,6 +1,7 @@
 // The heuristic for image pipelines: the output in parallel strips of rows, its stencil
 // producers as sliding windows, long chains cut into groups led by Funcs at root.
 #include "scheduler/image_strips.h"
+#include "scheduler/window_folds.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
