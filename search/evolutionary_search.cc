@@ -18,6 +18,13 @@ namespace {
 // features of one schedule of a 90-Func pipeline take most of a second.
 constexpr size_t kGiveUpCheckEvery = 4;
 
+// An index below `n`, the lower ones likelier (the lesser of two uniform draws): seeds come
+// best first.
+size_t front_biased_index(size_t n, Rng& rng) {
+  const auto draw = [&] { return static_cast<size_t>(rng.below(static_cast<int64_t>(n))); };
+  return std::min(draw(), draw());
+}
+
 }  // namespace
 
 bool EvolutionarySearch::giving_up() const { return params_.give_up && params_.give_up(); }
@@ -49,9 +56,14 @@ std::vector<Schedule> EvolutionarySearch::seed_population(const std::vector<Sche
     if (space_.validate(s)) continue;  // seeds from other shapes may not fit this one
     if (seen.insert(s.hash()).second) population.push_back(s);
   }
+  // Topped up with mutants of the seeds and fresh samples in turn: a deep pipeline's search
+  // may run out of time before it scores the whole population, let alone evolves it, and
+  // the schedules it does score should still include neighbours of the best measured.
+  const size_t parents = population.size();
   for (int tries = 0; static_cast<int>(population.size()) < params_.population && tries < 4 * params_.population; ++tries) {
     if (tries % kGiveUpCheckEvery == 0 && giving_up()) break;
-    const auto s = space_.sample(rng);
+    const bool mutant = parents > 0 && tries % 2 == 0;
+    const auto s = mutant ? space_.mutate(population[front_biased_index(parents, rng)], rng) : space_.sample(rng);
     if (s && seen.insert(s->hash()).second) population.push_back(*s);
   }
   return population;

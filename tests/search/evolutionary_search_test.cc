@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 
 #include "cost_model/analytical_model.h"
@@ -90,6 +91,58 @@ TEST_F(EvolutionarySearchTest, InvalidSeedsAreDropped) {
   const auto population = search.seed_population({bad, space_->naive()}, rng);
   EXPECT_EQ(population[0], space_->naive());
   for (const auto& s : population) EXPECT_EQ(space_->validate(s).value_or(""), "");
+}
+
+
+// A chain of `stages` 3-point stencils along alternating axes, as a spec file in the test's
+// temporary directory.
+std::string stencil_chain_spec(int stages) {
+  std::string ops;
+  std::string input = "image";
+  for (int i = 0; i < stages; ++i) {
+    const std::string output = "s" + std::to_string(i);
+    if (!ops.empty()) ops += ",\n";
+    ops += R"({"op": "stencil", "inputs": [")" + input + R"("], "output": ")" + output + R"(", "axes": [)" +
+           std::to_string(i % 2) + R"(], "weights": [1, 2, 1], "divisor": 4})";
+    input = output;
+  }
+  const std::string path = ::testing::TempDir() + "/stencil_chain_" + std::to_string(stages) + ".json";
+  std::ofstream(path) << R"({"name": "chain", "inputs": [{"name": "image", "shape": [256, 512], "dtype": "f32"}],
+ "ops": [)" << ops << R"(], "outputs": [")" << input << R"("]})";
+  return path;
+}
+
+// How many Funcs `a` and `b` schedule differently.
+int funcs_differing(const scheduler::Schedule& a, const scheduler::Schedule& b) {
+  int n = 0;
+  for (size_t i = 0; i < a.funcs.size() && i < b.funcs.size(); ++i) n += !(a.funcs[i] == b.funcs[i]);
+  return n;
+}
+
+TEST(EvolutionarySearchSeedingTest, TopsUpWithMutantsOfTheSeedsAndFreshSamples) {
+  const auto sg = subgraphs::load_spec_subgraph(stencil_chain_spec(10));
+  scheduler::TargetInfo t;
+  t.vector_lanes = 8;
+  const scheduler::Space space(scheduler::analyze(*sg, t));
+  const cost_model::FeatureExtractor features(space.analysis());
+  SearchParams params;
+  params.population = 64;
+  EvolutionarySearch search(space, features, params);
+  scheduler::Rng rng(3);
+  const scheduler::Schedule seed = space.heuristic();
+  const auto population = search.seed_population({seed}, rng);
+  ASSERT_EQ(static_cast<int>(population.size()), params.population);
+  EXPECT_EQ(population[0], seed);
+  // A mutant differs from the seed in a Func or two; a fresh sample of a 10-stage chain, in
+  // most of them. Half the population is of each kind, less what was drawn twice.
+  int neighbours = 0, fresh = 0;
+  for (size_t i = 1; i < population.size(); ++i) {
+    const int differing = funcs_differing(population[i], seed);
+    neighbours += differing <= 2;
+    fresh += differing >= 5;
+  }
+  EXPECT_GE(neighbours, params.population / 4);
+  EXPECT_GE(fresh, params.population / 4);
 }
 
 }  // namespace
