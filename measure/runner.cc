@@ -71,8 +71,9 @@ double run_timeout_ms(const RunOptions& o, std::optional<double> incumbent_media
   const double full_runs = 2.0 + o.timing.warmup_runs + o.timing.min_repeats;
   double incumbents = o.timeout_slowdown * full_runs;
   if (o.hopeless_slowdown > 0 && o.hopeless_slowdown < o.timeout_slowdown) {
-    // Up to the hopeless slowdown a run is timed in full; beyond it, once.
-    const double hopeless_runs = 2.0 + o.timing.warmup_runs;
+    // Up to the hopeless slowdown a run is timed in full; beyond it, its correctness run is
+    // its only sample (one run, and one more of slack).
+    const double hopeless_runs = 2.0;
     incumbents = std::max(o.hopeless_slowdown * full_runs, o.timeout_slowdown * hopeless_runs);
   }
   const double relative = o.timeout_floor_ms + o.timing.min_total_ms + (*incumbent_median_ns / 1e6) * incumbents;

@@ -39,8 +39,9 @@ struct RunOptions {
   TimingProtocol timing;
   // A run may take this many times the incumbent's expected protocol time; > 1.
   double timeout_slowdown = 20;
-  // A timed run this many times slower than the incumbent is the last one (0: never; the
-  // tuner's candidates use it, benchmarks and `ktune measure` time every run in full).
+  // A run this many times slower than the incumbent is the last one: the correctness run
+  // when it already is (TimingProtocol's checked_run_ns), else the first timed run (0: never;
+  // the tuner's candidates use it, benchmarks and `ktune measure` time every run in full).
   double hopeless_slowdown = 0;
   // Added to every relative limit (fork, page faults, the correctness check), milliseconds.
   double timeout_floor_ms = 2000;
@@ -64,9 +65,9 @@ RunOptions run_options_for(int threads, int min_repeats, double min_total_ms);
 // The run limit in milliseconds for a workload whose incumbent median is
 // `incumbent_median_ns` (nullopt: no incumbent, the cap):
 //   min(cap, floor + min_total_ms + slowdown * incumbent * (2 + warmup_runs + min_repeats)),
-// and with a hopeless slowdown h, which times a slower run once (2 + warmup_runs runs):
+// and with a hopeless slowdown h, which stops a slower run after its correctness run:
 //   min(cap, floor + min_total_ms + incumbent * max(h * (2 + warmup_runs + min_repeats),
-//                                                   slowdown * (2 + warmup_runs))).
+//                                                   slowdown * 2)).
 // A candidate up to `slowdown` times slower than the incumbent always finishes.
 double run_timeout_ms(const RunOptions& options, std::optional<double> incumbent_median_ns);
 

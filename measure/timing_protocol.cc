@@ -6,8 +6,10 @@
 
 namespace ktune::measure {
 
-std::vector<double> run_timing_protocol(const TimingProtocol& protocol, const std::function<void()>& run) {
+std::vector<double> run_timing_protocol(const TimingProtocol& protocol, const std::function<void()>& run,
+                                        double checked_run_ns) {
   using Clock = std::chrono::steady_clock;
+  if (protocol.hopeless_ns > 0 && checked_run_ns - kColdRunAllowanceNs > protocol.hopeless_ns) return {checked_run_ns};
   for (int i = 0; i < protocol.warmup_runs; ++i) run();
   const int min_repeats = std::max(1, protocol.min_repeats);
   const int max_repeats = std::max(min_repeats, protocol.max_repeats);

@@ -31,10 +31,17 @@ struct TimingSummary {
   int repeats = 0;        // number of samples
 };
 
+// What a cold first run may add to a kernel's time (starting the thread pool, faulting in
+// fresh buffers) before it says anything about the kernel.
+inline constexpr double kColdRunAllowanceNs = 50e6;
+
 // Runs `run` warmup_runs times, then times it until the protocol is satisfied or a run is
 // hopeless. Returns the timed samples in nanoseconds, in run order. Exceptions from `run`
-// propagate.
-std::vector<double> run_timing_protocol(const TimingProtocol& protocol, const std::function<void()>& run);
+// propagate. `checked_run_ns` is how long the correctness run before it took (< 0:
+// unknown): one hopeless even without kColdRunAllowanceNs is the only sample, and `run` is
+// not called, since a candidate that cannot win needs no warm-up either.
+std::vector<double> run_timing_protocol(const TimingProtocol& protocol, const std::function<void()>& run,
+                                        double checked_run_ns = -1);
 
 // The q-quantile (0 <= q <= 1) of `sorted` (ascending, non-empty), interpolating linearly
 // between closest ranks.

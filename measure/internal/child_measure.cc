@@ -1,5 +1,6 @@
 #include "measure/internal/child_measure.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,10 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
 
   try {
     bind_inputs_covering_reads(built, workload.inputs, realization, kernel.target);
+    const auto check_start = std::chrono::steady_clock::now();
     run_once();
+    const double checked_run_ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - check_start).count();
     std::vector<subgraphs::Tensor> got;
     for (size_t i = 0; i < outputs.size(); ++i) {
       outputs[i].copy_to_host();  // no-op unless the output was written on a GPU
@@ -60,7 +64,7 @@ MeasureResult measure_in_child(const CompiledKernel& kernel, const WorkloadData&
       result.message = cmp.describe();
       return result;
     }
-    const TimingSummary s = summarize(run_timing_protocol(protocol, run_once));
+    const TimingSummary s = summarize(run_timing_protocol(protocol, run_once, checked_run_ns));
     result.median_ns = s.median_ns;
     result.min_ns = s.min_ns;
     result.spread_ns = s.spread_ns;

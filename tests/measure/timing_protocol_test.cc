@@ -51,6 +51,22 @@ TEST(MeasureTimingProtocolTest, AHopelessRunIsTheLast) {
   EXPECT_EQ(run_timing_protocol(p, two_ms).size(), 5u);
 }
 
+TEST(MeasureTimingProtocolTest, AHopelessCorrectnessRunIsTheOnlySample) {
+  TimingProtocol p{/*warmup_runs=*/1, /*min_repeats=*/5, /*min_total_ms=*/0, /*max_repeats=*/100};
+  p.hopeless_ns = 1e6;
+  int calls = 0;
+  const auto count = [&] { ++calls; };
+  const double slow_check_ns = p.hopeless_ns + kColdRunAllowanceNs + 1e6;
+  EXPECT_EQ(run_timing_protocol(p, count, slow_check_ns), std::vector<double>{slow_check_ns});
+  EXPECT_EQ(calls, 0);  // no warm-up, no timed run
+
+  // A correctness run slower only by what a cold start may add is timed in full.
+  EXPECT_EQ(run_timing_protocol(p, count, p.hopeless_ns + kColdRunAllowanceNs / 2).size(), 5u);
+  EXPECT_EQ(calls, 6);
+  p.hopeless_ns = 0;  // never hopeless
+  EXPECT_EQ(run_timing_protocol(p, count, slow_check_ns).size(), 5u);
+}
+
 TEST(MeasureTimingProtocolTest, SummaryIsMedianMinAndInterquartileRange) {
   const TimingSummary s = summarize({9, 1, 5, 3, 7});
   EXPECT_EQ(s.repeats, 5);
