@@ -21,6 +21,7 @@
 #include "scheduler/loop_nest.h"
 #include "scheduler/row_producers.h"
 #include "scheduler/scan_strips.h"
+#include "scheduler/sibling_windows.h"
 #include "scheduler/sliding_window.h"
 #include "scheduler/stage_template.h"
 #include "scheduler/tail_strategy.h"
@@ -273,7 +274,15 @@ std::vector<Schedule> Space::strip_variants() const {
     const bool known = s == heuristic || std::find(variants.begin(), variants.end(), s) != variants.end();
     if (!known && !validate(s)) variants.push_back(std::move(s));
   };
-  for (const StripChoice& choice : choices) add(build(nullptr, choice));
+  const auto add_fused = [&](Schedule s) {
+    if (fuse_sibling_windows(analysis_, s)) add(std::move(s));
+  };
+  add_fused(heuristic);
+  for (const StripChoice& choice : choices) {
+    Schedule s = build(nullptr, choice);
+    if (choice.producers == StripProducers::kWindows) add_fused(s);
+    add(std::move(s));
+  }
   Schedule tiled = heuristic;
   if (tile_strip_columns(analysis_, tiled)) add(std::move(tiled));
   return variants;

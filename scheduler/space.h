@@ -43,8 +43,9 @@ class Space {
   Schedule heuristic() const;
   // The heuristic with its image strips at the other counts per core of
   // kStripsPerCoreChoices (image_strips.h), with its stencil producers computed per strip
-  // instead of as windows, and with its strips walked in column tiles (column_tiles.h): those
-  // that differ from it and validate.
+  // instead of as windows, and with its strips walked in column tiles (column_tiles.h); the
+  // heuristic and each of its other counts also with its sibling windows computed together
+  // (sibling_windows.h): those that differ from it and validate.
   std::vector<Schedule> strip_variants() const;
   // A random valid schedule, or nullopt if none was found in a bounded number of tries.
   std::optional<Schedule> sample(Rng& rng) const;
