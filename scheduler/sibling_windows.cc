@@ -1,6 +1,7 @@
 #include "scheduler/sibling_windows.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
@@ -64,7 +65,7 @@ std::vector<std::string> sibling_loops(const Schedule& s, const Analysis& a, con
   return loops;
 }
 
-Schedule joined(const Schedule& s, const SiblingPair& pair, const std::string& loop) {
+Schedule computed_with_sibling(const Schedule& s, const SiblingPair& pair, const std::string& loop) {
   Schedule out = s;
   FuncSchedule& fs = out.funcs[pair.func];
   const FuncSchedule& sibling = out.funcs[pair.sibling];
@@ -88,7 +89,7 @@ bool fuse_sibling_windows(const Analysis& a, Schedule& s) {
     if (!sibling.compute_with.empty() || !share_a_producer(a, a.index_of(fs.func), a.index_of(sibling.func))) continue;
     const std::string loop = innermost_serial_loop(a, sibling);
     if (loop.empty()) continue;
-    Schedule fused = joined(s, pair, loop);
+    Schedule fused = computed_with_sibling(s, pair, loop);
     if (validator->check(fused, a)) continue;
     s = std::move(fused);
     changed = true;

@@ -1,11 +1,10 @@
 // Sibling Funcs computed in one loop nest (compute_with), as image experts fuse Harris's Ix
-// and Iy: two Funcs computed at the same place, over the same variables, share the loops of
-// the second's pure stage from a chosen loop outward, so the rows of the input both read are
-// still in cache when the first reads them. The compute_with mutator draws such pairs; the
-// heuristic's strip variants fuse each pair of sliding windows over a common producer.
+// and Iy: of two Funcs computed at the same place over the same variables, one takes the
+// other's loops from a chosen loop outward, so the rows of the input both read are still in
+// cache when the second reads them. The compute_with mutator draws such pairs; the
+// heuristic's strip variants join each pair of sliding windows over a common producer.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,12 +29,12 @@ std::vector<std::string> sibling_loops(const Schedule& s, const Analysis& a, con
 
 // `s` with `pair.func` computed with `pair.sibling` at `loop` (one of sibling_loops): the Func
 // takes the sibling's splits and order for its pure stage.
-Schedule joined(const Schedule& s, const SiblingPair& pair, const std::string& loop);
+Schedule computed_with_sibling(const Schedule& s, const SiblingPair& pair, const std::string& loop);
 
 // Joins each sliding window (a Func stored around the loop it is computed in) that reads the
 // same producer as an earlier window at the same place to that window, at the innermost
-// serial loop of its pure stage (the one around the vector: Ix with Iy at x), where the
-// validators accept it. Returns whether anything changed.
+// serial loop of its pure stage (the one around the vector: the corner response's Iy with Ix
+// at x_o), where the validators accept it. Returns whether anything changed.
 bool fuse_sibling_windows(const Analysis& a, Schedule& s);
 
 }  // namespace ktune::scheduler

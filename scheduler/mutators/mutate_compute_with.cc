@@ -31,7 +31,7 @@ class ComputeWithMutator : public Mutator {
     const SiblingPair pair = rng.pick(options);
     const std::vector<std::string> loops = sibling_loops(s, space.analysis(), pair);
     if (loops.empty()) return std::nullopt;
-    return joined(s, pair, rng.pick(loops));
+    return computed_with_sibling(s, pair, rng.pick(loops));
   }
 };
 
