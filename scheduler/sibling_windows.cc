@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "scheduler/host_consumer.h"
 #include "scheduler/loop_nest.h"
 #include "scheduler/validators/validator.h"
 
@@ -19,20 +20,6 @@ bool share_a_producer(const Analysis& a, int f, int g) {
     if (reads(f) && reads(g)) return true;
   }
   return false;
-}
-
-// The innermost loop of `fs`'s pure stage that is neither vectorized nor unrolled: x_o
-// around a vectorized x_i. Empty when every loop is.
-std::string innermost_serial_loop(const Analysis& a, const FuncSchedule& fs) {
-  const StageSchedule stage = fs.stage_or_empty(0);
-  std::string error;
-  const auto nest = build_loop_nest(a.find(fs.func)->stages[0], stage, &error);
-  if (!nest) return "";
-  for (const NestLoop& loop : nest->loops) {
-    const bool unrolled = std::find(stage.unroll.begin(), stage.unroll.end(), loop.name) != stage.unroll.end();
-    if (loop.name != stage.vectorize && !unrolled) return loop.name;
-  }
-  return "";
 }
 
 }  // namespace
@@ -87,9 +74,10 @@ bool fuse_sibling_windows(const Analysis& a, Schedule& s) {
     // An earlier window hosts a later one, once each: pairs are re-checked against `s` as it grows.
     if (pair.sibling > pair.func || !fs.compute.sliding() || !fs.compute_with.empty()) continue;
     if (!sibling.compute_with.empty() || !share_a_producer(a, a.index_of(fs.func), a.index_of(sibling.func))) continue;
-    const std::string loop = innermost_serial_loop(a, sibling);
-    if (loop.empty()) continue;
-    Schedule fused = computed_with_sibling(s, pair, loop);
+    // The innermost loop of its pure stage neither vectorized nor unrolled: x_o around x_i.
+    const std::vector<ComputeLocation> loops = at_locations(a, s, a.index_of(sibling.func), 0, "");
+    if (loops.empty()) continue;
+    Schedule fused = computed_with_sibling(s, pair, loops.front().loop);
     if (validator->check(fused, a)) continue;
     s = std::move(fused);
     changed = true;
